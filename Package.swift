@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Who imports whom is the architecture:
+//   XToastCore   — the standard library only (geometry, style, timing, text rules)
+//   XToastRender — XToastCore + CCairo (draws into any Cairo surface; no X)
+//   XToastX11    — XToastCore + XToastRender + CX11 (the only module that talks to X)
+//   xtoast       — everything + ArgumentParser (parse, validate, wire, exit codes)
+let package = Package(
+    name: "xtoast",
+    products: [
+        .executable(name: "xtoast", targets: ["xtoast"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11 xext xrandr xinerama xfixes cairo-xlib",
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev", "libxinerama-dev", "libxfixes-dev", "libcairo2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
+        .target(name: "XToastCore"),
+        .target(name: "XToastRender", dependencies: ["XToastCore", "CCairo"]),
+        .target(name: "XToastX11", dependencies: ["XToastCore", "XToastRender", "CX11", "CCairo"]),
+        .executableTarget(
+            name: "xtoast",
+            dependencies: [
+                "XToastCore", "XToastRender", "XToastX11",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "XToastCoreTests", dependencies: ["XToastCore"]),
+        .testTarget(name: "XToastRenderTests", dependencies: ["XToastRender", "CCairo"]),
+        .testTarget(name: "XToastX11Tests", dependencies: ["XToastCore", "CX11", "CCairo"]),
+    ]
+)

@@ -1,0 +1,33 @@
+#ifndef XTOAST_CX11_SHIM_H
+#define XTOAST_CX11_SHIM_H
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/Xatom.h>
+#include <X11/Xresource.h>
+#include <X11/extensions/shape.h>
+#include <X11/extensions/Xrandr.h>
+#include <X11/extensions/Xinerama.h>
+#include <X11/extensions/Xfixes.h>
+#include <cairo/cairo-xlib.h>
+
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <poll.h>
+#include <time.h>
+
+/* Function-like macros do not import into Swift; these are their typed stand-ins. */
+
+static inline int xtoast_event_type(const XEvent *event) { return event->type; }
+
+/* Blocks the given signals for this thread and returns a signalfd that reads them, or -1. */
+static inline int xtoast_signalfd(const int *signals, int count) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < count; i++) sigaddset(&set, signals[i]);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+#endif

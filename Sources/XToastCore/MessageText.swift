@@ -1,0 +1,51 @@
+/// The rules that turn what the user gave into the text a toast shows.
+public enum MessageText {
+    /// More characters than this are cut (with an ellipsis) before layout: nobody reads more
+    /// in a toast, and laying out a megabyte would take seconds.
+    public static let characterLimit = 4096
+
+    public enum Problem: Error, Equatable {
+        /// Nothing but white space was given.
+        case empty
+    }
+
+    /// Several words given as separate arguments are joined with spaces.
+    public static func join(_ arguments: [String]) -> String {
+        arguments.joined(separator: " ")
+    }
+
+    /// Decodes bytes as UTF-8, replacing each invalid sequence with U+FFFD; `repaired` tells
+    /// whether any was replaced.
+    public static func decode(_ bytes: some Collection<UInt8>) -> (text: String, repaired: Bool) {
+        if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
+        return (String(decoding: bytes, as: UTF8.self), true)
+    }
+
+    /// The text to show: line ends unified, control characters made visible, white space at
+    /// both ends trimmed, and cut at `characterLimit`. Throws `.empty` when nothing is left.
+    public static func normalize(_ text: String) throws(Problem) -> String {
+        var scalars = String.UnicodeScalarView()
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            defer { previousWasCR = scalar == "\r" }
+            switch scalar {
+            case "\n" where previousWasCR: continue
+            case "\r": scalars.append("\n")
+            case "\n", "\t": scalars.append(scalar)
+            // NUL would end the C string Pango is given; other controls draw as hex boxes.
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f: scalars.append("\u{FFFD}")
+            default: scalars.append(scalar)
+            }
+        }
+        var result = Substring(String(scalars))
+        while let first = result.first, first.isWhitespace { result = result.dropFirst() }
+        while let last = result.last, last.isWhitespace { result = result.dropLast() }
+        guard !result.isEmpty else { throw .empty }
+        if let cut = result.index(result.startIndex, offsetBy: characterLimit, limitedBy: result.endIndex),
+            cut != result.endIndex
+        {
+            return String(result[..<cut]) + "…"
+        }
+        return String(result)
+    }
+}

@@ -1,0 +1,74 @@
+import CCairo
+import XToastCore
+
+/// Owns a Pango layout of the message: wrapped, centred and measured once.
+final class TextLayout {
+    let layout: OpaquePointer
+    /// The text's logical size in device pixels.
+    let size: Size
+    /// Where the logical rectangle starts inside the layout (centred lines start right of 0).
+    private let logicalOrigin: Point
+
+    init(text: String, font: String, color: Color, maximumWidth: Int, maximumLines: Int, scale: Double) {
+        // A private context, not one from a surface: the same layout serves PNGs and windows,
+        // and 72 dpi × scale makes a font size of N mean N logical pixels, as the designs do.
+        let fontMap = pango_cairo_font_map_get_default()
+        let context = pango_font_map_create_context(fontMap)!
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        pango_cairo_context_set_resolution(context, 72 * scale)
+        let options = cairo_font_options_create()
+        // Subpixel (coloured) antialiasing is wrong on a translucent window.
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+
+        layout = pango_layout_new(context)
+        let description = TextLayout.fontDescription(font, scale: scale)
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+
+        let unit = Int32(xtoast_pango_scale())
+        pango_layout_set_width(layout, Int32(maximumWidth) * unit)
+        // Whole words wrap; a word wider than the line breaks between characters rather than
+        // running off the box. Never an ellipsis mid-word, only past the last allowed line.
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_height(layout, -Int32(max(maximumLines, 1)))
+        // Plain text: never interpreted as markup.
+        pango_layout_set_text(layout, text, -1)
+
+        var logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, nil, &logical)
+        size = Size(width: Int(logical.width), height: Int(logical.height))
+        logicalOrigin = Point(x: Int(logical.x), y: Int(logical.y))
+        self.color = color
+    }
+
+    private let color: Color
+
+    /// Draws the text with its logical rectangle's top-left corner at `origin`.
+    func draw(into cr: OpaquePointer, at origin: Point) {
+        color.setSource(on: cr)
+        cairo_move_to(cr, Double(origin.x - logicalOrigin.x), Double(origin.y - logicalOrigin.y))
+        pango_cairo_show_layout(cr, layout)
+    }
+
+    /// A font description from `--font`; a size given in pixels ("Sans 14px") is scaled here,
+    /// a plain size by the context's resolution, and a missing size takes the default's.
+    private static func fontDescription(_ font: String, scale: Double) -> OpaquePointer {
+        let description = pango_font_description_from_string(font)!
+        if pango_font_description_get_size(description) == 0 {
+            let fallback = pango_font_description_from_string(Style.toast.font)!
+            pango_font_description_set_size(description, pango_font_description_get_size(fallback))
+            pango_font_description_free(fallback)
+        } else if pango_font_description_get_size_is_absolute(description) != 0 {
+            let size = Double(pango_font_description_get_size(description)) * scale
+            pango_font_description_set_absolute_size(description, size)
+        }
+        return description
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+}

@@ -1,0 +1,122 @@
+import CX11
+import XToastCore
+
+extension XDisplay {
+    /// The monitors as the server sees them: RandR 1.5 monitors, else Xinerama screens, else
+    /// the whole screen. Names cost a round trip, so they are fetched only when `named`.
+    public func monitors(named: Bool) -> [Monitor] {
+        randrMonitors(named: named) ?? xineramaMonitors() ?? [wholeScreen]
+    }
+
+    private var wholeScreen: Monitor {
+        Monitor(
+            name: "screen",
+            rect: Rect(x: 0, y: 0, width: Int(XDisplayWidth(pointer, screen)), height: Int(XDisplayHeight(pointer, screen))),
+            isPrimary: true)
+    }
+
+    private func randrMonitors(named: Bool) -> [Monitor]? {
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        guard hasRandR, XRRQueryVersion(pointer, &major, &minor) != 0, major > 1 || (major == 1 && minor >= 5) else {
+            return nil
+        }
+        var count: Int32 = 0
+        guard let list = XRRGetMonitors(pointer, root, 1, &count), count > 0 else { return nil }
+        defer { XRRFreeMonitors(list) }
+        let infos = UnsafeBufferPointer(start: list, count: Int(count))
+        var names = infos.indices.map { String($0) }
+        if named {
+            var atoms = infos.map(\.name)
+            var cNames = [UnsafeMutablePointer<CChar>?](repeating: nil, count: atoms.count)
+            if XGetAtomNames(pointer, &atoms, Int32(atoms.count), &cNames) != 0 {
+                names = cNames.enumerated().map { i, name in name.map { String(cString: $0) } ?? String(i) }
+            }
+            cNames.forEach { if let name = $0 { XFree(name) } }
+        }
+        return infos.enumerated().map { i, info in
+            Monitor(
+                name: names[i],
+                rect: Rect(x: Int(info.x), y: Int(info.y), width: Int(info.width), height: Int(info.height)),
+                isPrimary: info.primary != 0)
+        }
+    }
+
+    private func xineramaMonitors() -> [Monitor]? {
+        guard XineramaIsActive(pointer) != 0 else { return nil }
+        var count: Int32 = 0
+        guard let list = XineramaQueryScreens(pointer, &count), count > 0 else { return nil }
+        defer { XFree(list) }
+        return UnsafeBufferPointer(start: list, count: Int(count)).enumerated().map { i, screen in
+            Monitor(
+                name: String(i),
+                rect: Rect(x: Int(screen.x_org), y: Int(screen.y_org), width: Int(screen.width), height: Int(screen.height)),
+                isPrimary: i == 0)
+        }
+    }
+
+    private var hasRandR: Bool {
+        var event: Int32 = 0
+        var error: Int32 = 0
+        return XRRQueryExtension(pointer, &event, &error) != 0
+    }
+
+    /// Where the pointer is on this screen, nil when it is on another screen.
+    public func pointerPosition() -> Point? {
+        var rootReturn: Window = 0
+        var child: Window = 0
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var winX: Int32 = 0
+        var winY: Int32 = 0
+        var mask: UInt32 = 0
+        guard XQueryPointer(pointer, root, &rootReturn, &child, &x, &y, &winX, &winY, &mask) != 0 else { return nil }
+        return Point(x: Int(x), y: Int(y))
+    }
+
+    /// The rectangle of the window the window manager says is active (`_NET_ACTIVE_WINDOW`).
+    public func focusedWindowRect() -> Rect? {
+        guard let window = cardinalProperty(root, atoms.activeWindow), window != 0 else { return nil }
+        var rect: Rect?
+        // The window may vanish between the two requests: that is an error to trap, not a crash.
+        _ = trapErrors {
+            var rootReturn: Window = 0
+            var x: Int32 = 0
+            var y: Int32 = 0
+            var width: UInt32 = 0
+            var height: UInt32 = 0
+            var border: UInt32 = 0
+            var depth: UInt32 = 0
+            var child: Window = 0
+            guard XGetGeometry(pointer, window, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0,
+                XTranslateCoordinates(pointer, window, root, 0, 0, &x, &y, &child) != 0
+            else { return }
+            rect = Rect(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+        }
+        return rect
+    }
+
+    /// The refresh rate of the CRTC that shows most of `monitor`, from its RandR mode; nil
+    /// when unknown (Xvfb's modes have no dot clock).
+    public func refreshRate(of monitor: Rect) -> Double? {
+        guard hasRandR, let resources = XRRGetScreenResourcesCurrent(pointer, root) else { return nil }
+        defer { XRRFreeScreenResources(resources) }
+        let modes = UnsafeBufferPointer(start: resources.pointee.modes, count: Int(resources.pointee.nmode))
+        var best: (overlap: Int, rate: Double)?
+        for crtc in UnsafeBufferPointer(start: resources.pointee.crtcs, count: Int(resources.pointee.ncrtc)) {
+            guard let info = XRRGetCrtcInfo(pointer, resources, crtc) else { continue }
+            defer { XRRFreeCrtcInfo(info) }
+            let rect = Rect(x: Int(info.pointee.x), y: Int(info.pointee.y), width: Int(info.pointee.width), height: Int(info.pointee.height))
+            let overlap = rect.overlapArea(with: monitor)
+            guard overlap > 0, let mode = modes.first(where: { $0.id == info.pointee.mode }),
+                mode.dotClock > 0, mode.hTotal > 0, mode.vTotal > 0
+            else { continue }
+            var lines = Double(mode.vTotal)
+            if mode.modeFlags & UInt(RR_DoubleScan) != 0 { lines *= 2 }
+            if mode.modeFlags & UInt(RR_Interlace) != 0 { lines /= 2 }
+            let rate = Double(mode.dotClock) / (Double(mode.hTotal) * lines)
+            if best == nil || overlap > best!.overlap { best = (overlap, rate) }
+        }
+        return best.map(\.rate)
+    }
+}

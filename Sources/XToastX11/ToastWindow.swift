@@ -1,0 +1,202 @@
+import CCairo
+import CX11
+import Glibc
+import XToastCore
+import XToastRender
+
+/// One override-redirect toast window: made once, then each frame only composites the content
+/// that was drawn once into a server-side surface.
+final class ToastWindow {
+    let display: XDisplay
+    let window: Window
+    /// The window on the screen; larger than the box when the motion scales up.
+    let frame: Rect
+    /// The box inside the window.
+    let box: Rect
+    private let painter: ToastPainter
+    private let colormap: Colormap
+    private let surface: CairoSurface
+    private let context: OpaquePointer
+    private var content: CairoSurface?
+    private(set) var composited: Bool
+    /// Without a compositor the window is painted once, then only after an expose.
+    private var needsPaint = true
+
+    /// Makes (but does not map) a window showing `painter`'s box at `box`, with room around it
+    /// for the motion's `maximumScale`.
+    init(display: XDisplay, painter: ToastPainter, box: Rect, maximumScale: Double, composited: Bool) throws(X11Error) {
+        self.display = display
+        self.painter = painter
+        self.box = box
+        self.composited = composited
+        let grow = { (side: Int) in Int((Double(side) * (max(maximumScale, 1) - 1) / 2).rounded(.up)) }
+        frame = Rect(
+            x: box.x - grow(box.width), y: box.y - grow(box.height),
+            width: box.width + 2 * grow(box.width), height: box.height + 2 * grow(box.height))
+
+        let dpy = display.pointer
+        var info = XVisualInfo()
+        // A 32-bit visual carries per-pixel alpha to a compositor; it is used even when none
+        // runs yet, so that one starting later finds a window it can blend.
+        let hasARGB = XMatchVisualInfo(dpy, display.screen, 32, TrueColor, &info) != 0
+        let visual = hasARGB ? info.visual : XDefaultVisual(dpy, display.screen)
+        let depth = hasARGB ? Int32(32) : XDefaultDepth(dpy, display.screen)
+        colormap = XCreateColormap(dpy, display.root, visual, AllocNone)
+
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        attributes.colormap = colormap
+        attributes.border_pixel = 0
+        attributes.save_under = 1
+        attributes.event_mask = ExposureMask | ButtonPressMask
+        var mask = UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWEventMask | CWSaveUnder)
+        if composited {
+            // Transparent until the first frame: the compositor never shows an unpainted box.
+            attributes.background_pixel = 0
+            mask |= UInt(CWBackPixel)
+        } else {
+            // No background: the server leaves the screen as it was until the first paint,
+            // instead of flashing a black box.
+            attributes.background_pixmap = 0
+            mask |= UInt(CWBackPixmap)
+        }
+        window = XCreateWindow(
+            dpy, display.root, Int32(frame.x), Int32(frame.y), UInt32(frame.width), UInt32(frame.height), 0, depth,
+            UInt32(InputOutput), visual, mask, &attributes)
+        guard window != 0 else {
+            XFreeColormap(dpy, colormap)
+            throw .cannotCreateWindow("XCreateWindow failed")
+        }
+        do {
+            surface = try CairoSurface(
+                taking: cairo_xlib_surface_create(dpy, window, visual, Int32(frame.width), Int32(frame.height))!,
+                size: frame.size, what: "cannot draw on the window")
+        } catch {
+            XDestroyWindow(dpy, window)
+            XFreeColormap(dpy, colormap)
+            throw .cannotCreateWindow(error.description)
+        }
+        context = cairo_create(surface.pointer)
+        setProperties()
+        setInputShape()
+        if !composited { setBoundingShape(rounded: true) }
+    }
+
+    deinit {
+        cairo_destroy(context)
+        content = nil
+        XDestroyWindow(display.pointer, window)
+        XFreeColormap(display.pointer, colormap)
+    }
+
+    /// Names and types the window so that compositors, window managers and their rules know it
+    /// is a notification (`WM_CLASS` xtoast/Xtoast) that never wants the keyboard.
+    private func setProperties() {
+        let dpy = display.pointer
+        let atoms = display.atoms
+        "xtoast".withCString { name in
+            "Xtoast".withCString { cls in
+                var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: cls))
+                XSetClassHint(dpy, window, &hint)
+            }
+            XStoreName(dpy, window, name)
+            XChangeProperty(dpy, window, atoms.wmName, atoms.utf8String, 8, PropModeReplace, name, Int32(strlen(name)))
+        }
+        setAtomProperty(atoms.windowType, [atoms.windowTypeNotification], type: Atom(XA_ATOM))
+        setAtomProperty(atoms.wmState, [atoms.wmStateAbove, atoms.wmStateSkipTaskbar], type: Atom(XA_ATOM))
+        setAtomProperty(atoms.wmPid, [UInt(getpid())], type: Atom(XA_CARDINAL))
+        var hints = XWMHints()
+        hints.flags = InputHint
+        hints.input = 0
+        XSetWMHints(dpy, window, &hints)
+    }
+
+    private func setAtomProperty(_ property: Atom, _ values: [UInt], type: Atom) {
+        // Format-32 property data is C long: 8 bytes here.
+        values.withUnsafeBytes { bytes in
+            _ = XChangeProperty(
+                display.pointer, window, property, type, 32, PropModeReplace,
+                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(values.count))
+        }
+    }
+
+    /// Clicks land only on the box, not on the room left around it for scaling.
+    private func setInputShape() {
+        let inner = Rect(x: box.x - frame.x, y: box.y - frame.y, width: box.width, height: box.height)
+        combineShape(ShapeInput, [inner])
+    }
+
+    /// Cuts the window to the rounded box (no compositor: 1-bit corners instead of black ones),
+    /// or restores the plain rectangle.
+    private func setBoundingShape(rounded: Bool) {
+        guard rounded else {
+            XShapeCombineMask(display.pointer, window, ShapeBounding, 0, 0, 0, ShapeSet)
+            return
+        }
+        let offset = Point(x: box.x - frame.x, y: box.y - frame.y)
+        let rows = RoundedRectShape.rectangles(size: box.size, radius: painter.metrics.cornerRadius).map {
+            Rect(x: $0.x + offset.x, y: $0.y + offset.y, width: $0.width, height: $0.height)
+        }
+        combineShape(ShapeBounding, rows)
+    }
+
+    private func combineShape(_ kind: Int32, _ rects: [Rect]) {
+        var xRects = rects.map {
+            XRectangle(x: Int16(clamping: $0.x), y: Int16(clamping: $0.y), width: UInt16(clamping: $0.width), height: UInt16(clamping: $0.height))
+        }
+        XShapeCombineRectangles(display.pointer, window, kind, 0, 0, &xRects, Int32(xRects.count), ShapeSet, Unsorted)
+    }
+
+    func map() { XMapRaised(display.pointer, window) }
+    func raise() { XRaiseWindow(display.pointer, window) }
+
+    /// The compositor came or went: switch between blended and shaped-opaque drawing.
+    func setComposited(_ value: Bool) {
+        guard value != composited else { return }
+        composited = value
+        content = nil
+        setBoundingShape(rounded: !value)
+        needsPaint = true
+    }
+
+    /// Whether the window must be painted even though no frame is due.
+    var pendingPaint: Bool { needsPaint }
+
+    /// The server lost the window's pixels (exposed): paint again at the next frame.
+    func invalidate() { needsPaint = true }
+
+    /// Shows the toast at `appearance`. With a compositor: the content composited at that
+    /// opacity and scale. Without one there is nothing to blend: the opaque content, once.
+    func present(_ appearance: Appearance) throws(RenderError) {
+        guard composited || needsPaint else { return }
+        let content = try preparedContent()
+        let cr = context
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        let scale = composited ? appearance.scale : 1
+        cairo_translate(cr, Double(box.x - frame.x) + Double(box.width) / 2, Double(box.y - frame.y) + Double(box.height) / 2)
+        cairo_scale(cr, scale, scale)
+        cairo_translate(cr, -Double(box.width) / 2, -Double(box.height) / 2)
+        cairo_set_source_surface(cr, content.pointer, 0, 0)
+        if composited {
+            cairo_paint_with_alpha(cr, min(max(appearance.opacity, 0), 1))
+        } else {
+            cairo_paint(cr)
+        }
+        cairo_restore(cr)
+        cairo_surface_flush(surface.pointer)
+        needsPaint = false
+    }
+
+    /// The box drawn once into a pixmap on the server, for the current mode.
+    private func preparedContent() throws(RenderError) -> CairoSurface {
+        if let content { return content }
+        let made = try surface.similar(size: box.size)
+        let opaque = !composited
+        try made.draw { cr in painter.draw(into: cr, opaque: opaque) }
+        content = made
+        return made
+    }
+}

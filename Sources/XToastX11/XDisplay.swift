@@ -1,0 +1,133 @@
+import CX11
+import Glibc
+import XToastCore
+
+/// What can go wrong while talking to the X server, in words for the user.
+public enum X11Error: Error, Equatable, CustomStringConvertible {
+    case noDisplay
+    case cannotOpen(String)
+    case unknownMonitor(UnknownMonitorError)
+    case noMonitors
+    case cannotCreateWindow(String)
+    case system(String)
+
+    public var description: String {
+        switch self {
+        case .noDisplay:
+            "no display: DISPLAY is not set (use --render-png FILE to draw without X)"
+        case .cannotOpen(let name):
+            "cannot open display \"\(name)\""
+        case .unknownMonitor(let error):
+            "no monitor \"\(error.choice)\" (monitors: \(error.available.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ")))"
+        case .noMonitors:
+            "the X server reports no monitors"
+        case .cannotCreateWindow(let why):
+            "cannot create the window: \(why)"
+        case .system(let what):
+            what
+        }
+    }
+}
+
+/// The X protocol errors that arrived since the last `XDisplay.trapErrors`. Xlib calls the
+/// handler on this same thread from inside Xlib calls, so a plain global is enough.
+nonisolated(unsafe) private var trappedErrors: [UInt8] = []
+
+/// The connection to the X server; owns the `Display*` and closes it last.
+public final class XDisplay {
+    public let pointer: OpaquePointer
+    public let screen: Int32
+    public let root: Window
+    public let atoms: Atoms
+    /// The name it was opened with, for messages.
+    public let name: String
+
+    public init(name requested: String?) throws(X11Error) {
+        let name = requested ?? String(cString: XDisplayName(nil))
+        guard !name.isEmpty else { throw .noDisplay }
+        guard let display = XOpenDisplay(name) else { throw .cannotOpen(name) }
+        pointer = display
+        self.name = name
+        screen = XDefaultScreen(display)
+        root = XRootWindow(display, screen)
+        XDisplay.installErrorHandlers()
+        atoms = Atoms(display: display, screen: screen)
+    }
+
+    deinit { XCloseDisplay(pointer) }
+
+    /// The file descriptor to poll for events.
+    public var fileDescriptor: Int32 { XConnectionNumber(pointer) }
+
+    /// Protocol errors (a window that vanished, a bad property) are expected from a world of
+    /// other clients: they are collected, never fatal. A lost connection is fatal and said once.
+    private static func installErrorHandlers() {
+        XSetErrorHandler { _, event in
+            if let event { trappedErrors.append(event.pointee.error_code) }
+            return 0
+        }
+        XSetIOErrorHandler { _ in
+            let message = "xtoast: lost the connection to the X server\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            // Xlib must not be called again, and nothing of ours is left on a dead server.
+            _exit(1)
+        }
+    }
+
+    /// Runs `body`, waits for the server to answer everything it sent, and returns the protocol
+    /// error codes it caused (empty when it succeeded). One round trip: use it sparingly.
+    public func trapErrors(_ body: () -> Void) -> [UInt8] {
+        XSync(pointer, 0)
+        trappedErrors.removeAll()
+        body()
+        XSync(pointer, 0)
+        defer { trappedErrors.removeAll() }
+        return trappedErrors
+    }
+
+    /// The resource database string (`xrdb`'s), read when the connection opened: no round trip.
+    public var resourceString: String? {
+        XResourceManagerString(pointer).map { String(cString: $0) }
+    }
+
+    /// Whether a compositing manager owns `_NET_WM_CM_S<screen>`.
+    public func compositorIsRunning() -> Bool {
+        XGetSelectionOwner(pointer, atoms.compositorSelection) != 0
+    }
+
+    /// A 32-bit-per-pixel value of a window property (a WINDOW or CARDINAL), nil when absent.
+    public func cardinalProperty(_ window: Window, _ property: Atom) -> UInt? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(
+            pointer, window, property, 0, 1, 0, Atom(AnyPropertyType), &type, &format, &count, &remaining, &data)
+        defer { if let data { XFree(data) } }
+        // Any client can write anything here: check the shape before trusting it.
+        guard status == Success, format == 32, count == 1, let data else { return nil }
+        return data.withMemoryRebound(to: UInt.self, capacity: 1) { $0.pointee }
+    }
+}
+
+/// The atoms xtoast uses, interned in one round trip.
+public struct Atoms {
+    public let windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar: Atom
+    public let activeWindow, wmPid, wmName, utf8String, compositorSelection: Atom
+
+    init(display: OpaquePointer, screen: Int32) {
+        let names = [
+            "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE", "_NET_WM_STATE_ABOVE",
+            "_NET_WM_STATE_SKIP_TASKBAR", "_NET_ACTIVE_WINDOW", "_NET_WM_PID", "_NET_WM_NAME", "UTF8_STRING",
+            "_NET_WM_CM_S\(screen)",
+        ]
+        var atoms = [Atom](repeating: 0, count: names.count)
+        var cNames = names.map { strdup($0) }
+        defer { cNames.forEach { free($0) } }
+        XInternAtoms(display, &cNames, Int32(names.count), 0, &atoms)
+        (windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar) =
+            (atoms[0], atoms[1], atoms[2], atoms[3], atoms[4])
+        (activeWindow, wmPid, wmName, utf8String, compositorSelection) = (atoms[5], atoms[6], atoms[7], atoms[8], atoms[9])
+    }
+}
