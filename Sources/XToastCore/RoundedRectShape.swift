@@ -21,7 +21,10 @@ public enum RoundedRectShape {
             let width = size.width - 2 * max(inset, 0)
             guard width > 0 else { continue }
             rows.append(Rect(x: max(inset, 0), y: row, width: width, height: 1))
-            rows.append(Rect(x: max(inset, 0), y: size.height - 1 - row, width: width, height: 1))
+            // With an odd height and a radius near half of it, the middle row is its own mirror.
+            if size.height - 1 - row != row {
+                rows.append(Rect(x: max(inset, 0), y: size.height - 1 - row, width: width, height: 1))
+            }
         }
         let middle = size.height - 2 * cornerRows
         if middle > 0 {

@@ -106,7 +106,8 @@ extension XDisplay {
         for crtc in UnsafeBufferPointer(start: resources.pointee.crtcs, count: Int(resources.pointee.ncrtc)) {
             guard let info = XRRGetCrtcInfo(pointer, resources, crtc) else { continue }
             defer { XRRFreeCrtcInfo(info) }
-            let rect = Rect(x: Int(info.pointee.x), y: Int(info.pointee.y), width: Int(info.pointee.width), height: Int(info.pointee.height))
+            let rect = Rect(
+                x: Int(info.pointee.x), y: Int(info.pointee.y), width: Int(info.pointee.width), height: Int(info.pointee.height))
             let overlap = rect.overlapArea(with: monitor)
             guard overlap > 0, let mode = modes.first(where: { $0.id == info.pointee.mode }),
                 mode.dotClock > 0, mode.hTotal > 0, mode.vTotal > 0

@@ -142,7 +142,8 @@ final class ToastWindow {
 
     private func combineShape(_ kind: Int32, _ rects: [Rect]) {
         var xRects = rects.map {
-            XRectangle(x: Int16(clamping: $0.x), y: Int16(clamping: $0.y), width: UInt16(clamping: $0.width), height: UInt16(clamping: $0.height))
+            XRectangle(
+                x: Int16(clamping: $0.x), y: Int16(clamping: $0.y), width: UInt16(clamping: $0.width), height: UInt16(clamping: $0.height))
         }
         XShapeCombineRectangles(display.pointer, window, kind, 0, 0, &xRects, Int32(xRects.count), ShapeSet, Unsorted)
     }

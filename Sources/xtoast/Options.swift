@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// The command line. Values stay strings here and are checked in `Settings`, so that every
-/// bad value gets its own one-line message instead of a generic one.
+/// bad value gets its own one-line message instead of a generic one. Values are taken as they
+/// come (`.unconditional`): `--offset -20,0` and `--radius -3` are values, not options.
 struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xtoast",
@@ -20,58 +21,81 @@ struct Options: ParsableCommand {
             """,
         version: "xtoast 0.1.0")
 
-    @Argument(help: ArgumentHelp("The text. Several words are joined with spaces; '-', or nothing with a pipe on stdin, reads stdin.", valueName: "message"))
+    @Argument(
+        help: ArgumentHelp(
+            "The text. Several words are joined with spaces; '-', or nothing with a pipe on stdin, reads stdin.", valueName: "message"))
     var message: [String] = []
 
-    @Option(help: ArgumentHelp("How long it stays, fades not counted: SECONDS (1.5, 1500ms), short (2), long (3.5), auto or sticky.", valueName: "time"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "How long it stays, fades not counted: SECONDS (1.5, 1500ms), short (2), long (3.5), auto or sticky.", valueName: "time"))
     var duration: String = "auto"
 
-    @Option(help: ArgumentHelp("top, center, bottom, top-left, top-right, bottom-left or bottom-right.", valueName: "where"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("top, center, bottom, top-left, top-right, bottom-left or bottom-right.", valueName: "where"))
     var position: String?
 
-    @Option(help: ArgumentHelp("Move the toast by X,Y logical pixels (x right, y down).", valueName: "x,y"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Move the toast by X,Y logical pixels (x right, y down).", valueName: "x,y"))
     var offset: String?
 
-    @Option(help: ArgumentHelp("pointer, focus, primary, all, a RandR monitor name, or its index from 0.", valueName: "which"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("pointer, focus, primary, all, a RandR monitor name, or its index from 0.", valueName: "which"))
     var monitor: String = "pointer"
 
-    @Option(help: ArgumentHelp("Pango font; the size is in logical pixels (default \"Sans 14\").", valueName: "font"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Pango font; the size is in logical pixels (default \"Sans 14\").", valueName: "font"))
     var font: String?
 
-    @Option(help: ArgumentHelp("Text colour, #rrggbb or #rrggbbaa.", valueName: "colour"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Text colour, #rrggbb or #rrggbbaa.", valueName: "colour"))
     var foreground: String?
 
-    @Option(help: ArgumentHelp("Box colour, #rrggbb or #rrggbbaa (alpha needs a compositor).", valueName: "colour"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Box colour, #rrggbb or #rrggbbaa (alpha needs a compositor).", valueName: "colour"))
     var background: String?
 
-    @Option(help: ArgumentHelp("Corner radius, logical pixels.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Corner radius, logical pixels.", valueName: "px"))
     var radius: String?
 
-    @Option(help: ArgumentHelp("Space around the text, logical pixels.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space around the text, logical pixels.", valueName: "px"))
     var padding: String?
 
-    @Option(name: .customLong("max-width"), help: ArgumentHelp("Widest box before the text wraps, logical pixels (default: a third of the monitor).", valueName: "px"))
+    @Option(
+        name: .customLong("max-width"), parsing: .unconditional,
+        help: ArgumentHelp("Widest box before the text wraps, logical pixels (default: a third of the monitor).", valueName: "px"))
     var maxWidth: String?
 
-    @Option(name: .customLong("max-lines"), help: ArgumentHelp("Lines shown before the text is ellipsized.", valueName: "n"))
+    @Option(
+        name: .customLong("max-lines"), parsing: .unconditional,
+        help: ArgumentHelp("Lines shown before the text is ellipsized.", valueName: "n"))
     var maxLines: String?
 
-    @Option(name: .customLong("fade-in"), help: ArgumentHelp("Seconds to fade in (with a compositor).", valueName: "seconds"))
+    @Option(
+        name: .customLong("fade-in"), parsing: .unconditional,
+        help: ArgumentHelp("Seconds to fade in (with a compositor).", valueName: "seconds"))
     var fadeIn: String?
 
-    @Option(name: .customLong("fade-out"), help: ArgumentHelp("Seconds to fade out (with a compositor).", valueName: "seconds"))
+    @Option(
+        name: .customLong("fade-out"), parsing: .unconditional,
+        help: ArgumentHelp("Seconds to fade out (with a compositor).", valueName: "seconds"))
     var fadeOut: String?
 
-    @Option(help: ArgumentHelp("Fade curve: linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(a,b,c,d).", valueName: "curve"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Fade curve: linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(a,b,c,d).", valueName: "curve"))
     var easing: String?
 
-    @Option(help: ArgumentHelp("Device pixels per logical pixel (default: Xft.dpi/96).", valueName: "factor"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Device pixels per logical pixel (default: Xft.dpi/96).", valueName: "factor"))
     var scale: String?
 
-    @Option(help: ArgumentHelp("The X display (default: $DISPLAY).", valueName: "name"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The X display (default: $DISPLAY).", valueName: "name"))
     var display: String?
 
-    @Option(name: .customLong("render-png"), help: ArgumentHelp("Draw the toast into a PNG file instead; needs no X server.", valueName: "file"))
+    @Option(
+        name: .customLong("render-png"), parsing: .unconditional,
+        help: ArgumentHelp("Draw the toast into a PNG file instead; needs no X server.", valueName: "file"))
     var renderPNG: String?
 
     @Flag(name: .customLong("print-outcome"), help: "Print how the toast ended: expired, clicked or dismissed.")

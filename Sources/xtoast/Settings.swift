@@ -14,7 +14,9 @@ struct Settings {
 
     init(_ options: Options) throws(UsageError) {
         guard let duration = DisplayDuration(parsing: options.duration) else {
-            throw UsageError(message: "invalid duration \"\(options.duration)\": expected seconds (1.5, 1500ms, at most a day), short, long, auto or sticky")
+            throw UsageError(
+                message:
+                    "invalid duration \"\(options.duration)\": expected seconds (1.5, 1500ms, at most a day), short, long, auto or sticky")
         }
         self.duration = duration
         guard let monitor = MonitorChoice(parsing: options.monitor) else {
@@ -23,16 +25,21 @@ struct Settings {
         self.monitor = monitor
         if let text = options.position {
             guard let position = Position(rawValue: text) else {
-                throw UsageError(message: "invalid position \"\(text)\": expected \(Position.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UsageError(
+                    message: "invalid position \"\(text)\": expected \(Position.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             style.position = position
         }
         if let text = options.offset {
-            guard let offset = Offset(parsing: text) else { throw UsageError(message: "invalid offset \"\(text)\": expected X,Y in pixels, like 0,-40") }
+            guard let offset = Offset(parsing: text) else {
+                throw UsageError(message: "invalid offset \"\(text)\": expected X,Y in pixels, like 0,-40")
+            }
             style.offset = offset
         }
         if let font = options.font {
-            guard !font.allSatisfy(\.isWhitespace) else { throw UsageError(message: "invalid font \"\(font)\": expected a Pango font like \"Sans 14\"") }
+            guard !font.allSatisfy(\.isWhitespace) else {
+                throw UsageError(message: "invalid font \"\(font)\": expected a Pango font like \"Sans 14\"")
+            }
             style.font = font
         }
         if let text = options.foreground { style.foreground = try Settings.color(text, "foreground") }
@@ -45,7 +52,10 @@ struct Settings {
         if let text = options.fadeOut { style.fadeOut = try Settings.number(text, "fade-out", 0...60) }
         if let text = options.easing {
             guard let curve = TimingCurve(parsing: text) else {
-                throw UsageError(message: "invalid easing \"\(text)\": expected linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x in 0...1")
+                throw UsageError(
+                    message:
+                        "invalid easing \"\(text)\": expected linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x in 0...1"
+                )
             }
             style.easing = curve
         }
@@ -59,12 +69,15 @@ struct Settings {
         return color
     }
 
-    private static func number(_ text: String, _ option: String, _ range: ClosedRange<Double>, whole: Bool = false) throws(UsageError) -> Double {
+    private static func number(_ text: String, _ option: String, _ range: ClosedRange<Double>, whole: Bool = false) throws(UsageError)
+        -> Double
+    {
         // Double() also reads "nan", "inf" and hex floats: accept only plain decimals.
         let plain = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }
         guard plain, let value = Double(text), range.contains(value), !whole || value == value.rounded() else {
             let kind = whole ? "a whole number" : "a number"
-            throw UsageError(message: "invalid \(option) \"\(text)\": expected \(kind) from \(format(range.lowerBound)) to \(format(range.upperBound))")
+            throw UsageError(
+                message: "invalid \(option) \"\(text)\": expected \(kind) from \(format(range.lowerBound)) to \(format(range.upperBound))")
         }
         return value
     }

@@ -36,7 +36,7 @@ func usageLine(for error: Error) -> String {
 
 let options: Options
 do {
-    options = try Options.parseAsRoot() as! Options
+    options = try Options.parse()
 } catch {
     let code = Options.exitCode(for: error)
     if code == .success {  // --help, --version

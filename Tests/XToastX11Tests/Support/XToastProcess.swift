@@ -1,0 +1,61 @@
+import Foundation
+
+/// The xtoast binary under test: $XTOAST_BIN, or the one built beside this test bundle.
+func xtoastBinary() throws -> String {
+    if let path = ProcessInfo.processInfo.environment["XTOAST_BIN"] { return path }
+    let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [bundleDirectory, bundleDirectory.deletingLastPathComponent()] {
+        let path = candidate.appendingPathComponent("xtoast").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    throw TestFailure("xtoast is not built (looked beside \(CommandLine.arguments[0])); set XTOAST_BIN")
+}
+
+/// One running xtoast, its output captured in files (a pipe nobody reads could block it).
+final class XToastProcess {
+    let child: Child
+    private let stdoutPath = temporaryPath(".out")
+    private let stderrPath = temporaryPath(".err")
+    private let stdinPath: String?
+
+    /// Starts xtoast with `arguments`; `display` nil removes DISPLAY from the environment.
+    init(_ arguments: [String], display: String?, stdin: Data? = nil) throws {
+        if let stdin {
+            let path = temporaryPath(".in")
+            FileManager.default.createFile(atPath: path, contents: stdin)
+            stdinPath = path
+        } else {
+            stdinPath = nil
+        }
+        child = try Child(
+            [try xtoastBinary()] + arguments, environment: ["DISPLAY": display, "XTOAST_BIN": nil],
+            stdin: stdinPath, stdout: stdoutPath, stderr: stderrPath)
+    }
+
+    deinit {
+        for path in [stdoutPath, stderrPath, stdinPath].compactMap({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Waits for the exit; throws (and kills it) if it takes longer than `timeout`: xtoast must never hang.
+    func wait(timeout: Double = 20) throws -> Result {
+        guard let status = child.wait(timeout: timeout) else {
+            child.stop(with: SIGKILL)
+            throw TestFailure("xtoast \(child.command.dropFirst()) did not exit within \(timeout) s")
+        }
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        return Result(status: status, stdout: read(stdoutPath), stderr: read(stderrPath))
+    }
+
+    func signal(_ number: Int32) { child.signal(number) }
+
+    /// Runs xtoast to its end.
+    static func run(_ arguments: [String], display: String?, stdin: Data? = nil, timeout: Double = 20) throws -> Result {
+        try XToastProcess(arguments, display: display, stdin: stdin).wait(timeout: timeout)
+    }
+}

@@ -1,0 +1,175 @@
+import CX11
+import Foundation
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A second X client that watches what xtoast does: it sees windows appear, move and vanish
+/// through `SubstructureNotify` on the root, so tests wait for X events instead of sleeping.
+final class XWatcher {
+    let display: OpaquePointer
+    let root: Window
+    let name: String
+
+    init(display name: String) throws {
+        guard let display = XOpenDisplay(name) else { throw TestFailure("cannot open display \(name)") }
+        self.display = display
+        self.name = name
+        root = XDefaultRootWindow(display)
+        XSelectInput(display, root, SubstructureNotifyMask)
+        XSync(display, 0)
+    }
+
+    deinit { XCloseDisplay(display) }
+
+    /// The next event, or nil if none arrives within `timeout` seconds.
+    func nextEvent(timeout: Double) -> XEvent? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var event = XEvent()
+        while true {
+            if XPending(display) > 0 {
+                XNextEvent(display, &event)
+                return event
+            }
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return nil }
+            var fd = pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, Int32(left * 1000) + 1)
+        }
+    }
+
+    /// Waits for `count` xtoast windows to be mapped; returns them in the order they mapped.
+    func waitForToasts(count: Int = 1, timeout: Double = 10) throws -> [Window] {
+        var found: [Window] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while found.count < count {
+            guard let event = nextEvent(timeout: deadline.timeIntervalSinceNow) else {
+                throw TestFailure("no xtoast window mapped within \(timeout) s (saw \(found.count) of \(count))")
+            }
+            if event.type == MapNotify, isToast(event.xmap.window) { found.append(event.xmap.window) }
+        }
+        return found
+    }
+
+    /// Waits until `window` is destroyed; returns the seconds it took, or throws after `timeout`.
+    @discardableResult
+    func waitForDestroy(_ window: Window, timeout: Double = 15) throws -> Double {
+        let start = Date()
+        let deadline = start.addingTimeInterval(timeout)
+        while true {
+            guard let event = nextEvent(timeout: deadline.timeIntervalSinceNow) else {
+                throw TestFailure("window 0x\(String(window, radix: 16)) still exists after \(timeout) s")
+            }
+            if event.type == DestroyNotify, event.xdestroywindow.window == window {
+                return Date().timeIntervalSince(start)
+            }
+        }
+    }
+
+    func isToast(_ window: Window) -> Bool { classHint(window)?.name == "xtoast" }
+
+    func classHint(_ window: Window) -> (name: String, cls: String)? {
+        var hint = XClassHint()
+        guard XGetClassHint(display, window, &hint) != 0 else { return nil }
+        defer {
+            XFree(hint.res_name)
+            XFree(hint.res_class)
+        }
+        return (String(cString: hint.res_name), String(cString: hint.res_class))
+    }
+
+    func attributes(_ window: Window) -> XWindowAttributes? {
+        var attributes = XWindowAttributes()
+        return XGetWindowAttributes(display, window, &attributes) != 0 ? attributes : nil
+    }
+
+    /// The window's rectangle relative to the root.
+    func geometry(_ window: Window) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let a = attributes(window) else { return nil }
+        return (Int(a.x), Int(a.y), Int(a.width), Int(a.height))
+    }
+
+    func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
+
+    func atomName(_ atom: Atom) -> String {
+        guard let name = XGetAtomName(display, atom) else { return "?" }
+        defer { XFree(name) }
+        return String(cString: name)
+    }
+
+    /// A property holding atoms, as their names.
+    func atomList(_ window: Window, _ property: String) -> [String] {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(display, window, atom(property), 0, 64, 0, Atom(XA_ATOM), &type, &format, &count, &remaining, &data)
+                == Success,
+            let data, format == 32
+        else { return [] }
+        defer { XFree(data) }
+        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { atoms in
+            (0..<Int(count)).map { atomName(atoms[$0]) }
+        }
+    }
+
+    /// The rectangles of the window's bounding shape (one rectangle when unshaped).
+    func boundingShape(_ window: Window) -> [XRectangle] {
+        var count: Int32 = 0
+        var ordering: Int32 = 0
+        guard let rects = XShapeGetRectangles(display, window, ShapeBounding, &count, &ordering) else { return [] }
+        defer { XFree(rects) }
+        return Array(UnsafeBufferPointer(start: rects, count: Int(count)))
+    }
+
+    /// The root's children, bottom to top.
+    func stackingOrder() -> [Window] {
+        var rootReturn: Window = 0
+        var parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
+        defer { XFree(children) }
+        return Array(UnsafeBufferPointer(start: children, count: Int(count)))
+    }
+
+    /// Every mapped xtoast window on the display.
+    func mappedToasts() -> [Window] {
+        stackingOrder().filter { isToast($0) && attributes($0)?.map_state == IsViewable }
+    }
+
+    /// An ordinary (managed-style) window, mapped on top of everything.
+    func mapPlainWindow(_ rect: (x: Int, y: Int, width: Int, height: Int)) -> Window {
+        let window = XCreateSimpleWindow(
+            display, root, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height), 0, 0, 0xffffff)
+        XMapRaised(display, window)
+        XSync(display, 0)
+        return window
+    }
+
+    /// Whether a compositing manager owns `_NET_WM_CM_S0`.
+    var compositorRunning: Bool { XGetSelectionOwner(display, atom("_NET_WM_CM_S0")) != 0 }
+}
+
+extension XWatcher {
+    /// Waits until a compositor owns (or no longer owns) `_NET_WM_CM_S0`, watching the
+    /// selection with XFixes rather than polling.
+    func waitForCompositor(running: Bool, timeout: Double = 10) throws {
+        var eventBase: Int32 = 0
+        var errorBase: Int32 = 0
+        guard XFixesQueryExtension(display, &eventBase, &errorBase) != 0 else { throw TestFailure("no XFIXES extension") }
+        let mask = XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask | XFixesSelectionClientCloseNotifyMask
+        XFixesSelectSelectionInput(display, root, atom("_NET_WM_CM_S0"), UInt(mask))
+        XSync(display, 0)
+        let deadline = Date().addingTimeInterval(timeout)
+        while compositorRunning != running {
+            guard nextEvent(timeout: deadline.timeIntervalSinceNow) != nil || Date() < deadline else {
+                throw TestFailure("the compositor did not \(running ? "start" : "stop") within \(timeout) s")
+            }
+        }
+    }
+}
