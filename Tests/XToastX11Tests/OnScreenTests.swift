@@ -189,3 +189,48 @@ struct OnScreen {
         _ = try toast.wait()
     }
 }
+
+extension OnScreen {
+    @Test func focusPicksTheMonitorOfTheActiveWindow() throws {
+        let (display, watcher) = try prepareSharedDisplay()
+        try movePointer(to: 100, 100, display: display)
+        let active = watcher.mapPlainWindow((2200, 200, 800, 600))
+        let property = watcher.atom("_NET_ACTIVE_WINDOW")
+        var value = UInt(active)
+        XChangeProperty(
+            watcher.display, watcher.root, property, Atom(XA_WINDOW), 32, PropModeReplace,
+            withUnsafeBytes(of: &value) { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }, 1)
+        XSync(watcher.display, 0)
+        defer {
+            XDeleteProperty(watcher.display, watcher.root, property)
+            XDestroyWindow(watcher.display, active)
+            XSync(watcher.display, 0)
+        }
+        let toast = try XToastProcess(["--monitor", "focus", "--duration", "0", "Where I work"], display: display)
+        let window = try #require(try watcher.waitForToasts().first)
+        let frame = try #require(watcher.geometry(window))
+        #expect(frame.x >= rightMonitor.x, "toast at x \(frame.x), not on the focused window's monitor")
+        #expect(try toast.wait().status == 0)
+    }
+
+    @Test func xftDPIScalesEverything() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        func toastHeight() throws -> Int {
+            let toast = try XToastProcess(["--duration", "sticky", "Scaled"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            let height = try #require(watcher.geometry(window)?.height)
+            toast.signal(SIGUSR1)
+            #expect(try toast.wait().status == 0)
+            return height
+        }
+        let normal = try toastHeight()
+        let resources = temporaryPath(".Xresources")
+        FileManager.default.createFile(atPath: resources, contents: Data("Xft.dpi: 192\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: resources) }
+        try runTool("xrdb", ["-merge", resources], display: server.name)
+        let doubled = try toastHeight()
+        #expect(normal >= 38)
+        #expect(abs(doubled - 2 * normal) <= 2, "height \(doubled) at 192 dpi, \(normal) at 96")
+    }
+}
