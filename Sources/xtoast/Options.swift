@@ -1,4 +1,10 @@
 import ArgumentParser
+import XToastCore
+
+/// 5 rather than 5.0, 0.2 as 0.2: numbers as a user types them.
+func plain(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+}
 
 /// The command line. Values stay strings here and are checked in `Settings`, so that every
 /// bad value gets its own one-line message instead of a generic one. Values are taken as they
@@ -16,8 +22,10 @@ struct Options: ParsableCommand {
               xtoast --render-png toast.png "Hello"    # no X server needed
 
             EXIT STATUS
-              0 shown and ended (expired, clicked or dismissed); 1 runtime error (no display,
-              lost connection, cannot write the PNG); 64 usage error; 128+N ended by signal N.
+              0      shown and ended: expired, clicked or dismissed (SIGUSR1)
+              1      runtime error: no display, lost connection, cannot write
+              64     usage error: bad option, value or empty message
+              128+N  ended by signal N (SIGTERM: 143, SIGINT: 130)
             """,
         version: "xtoast 0.1.0")
 
@@ -34,7 +42,9 @@ struct Options: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("top, center, bottom, top-left, top-right, bottom-left or bottom-right.", valueName: "where"))
+        help: ArgumentHelp(
+            "top, center, bottom, top-left, top-right, bottom-left or bottom-right (default \(Style.toast.position.rawValue)).",
+            valueName: "where"))
     var position: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Move the toast by X,Y logical pixels (x right, y down).", valueName: "x,y"))
@@ -46,20 +56,29 @@ struct Options: ParsableCommand {
     var monitor: String = "pointer"
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("Pango font; the size is in logical pixels (default \"Sans 14\").", valueName: "font"))
+        parsing: .unconditional,
+        help: ArgumentHelp("Pango font; the size is in logical pixels (default \"\(Style.toast.font)\").", valueName: "font"))
     var font: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Text colour, #rrggbb or #rrggbbaa.", valueName: "colour"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Text colour, #rrggbb or #rrggbbaa (default \(Style.toast.foreground)).", valueName: "colour"))
     var foreground: String?
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("Box colour, #rrggbb or #rrggbbaa (alpha needs a compositor).", valueName: "colour"))
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Box colour, #rrggbb or #rrggbbaa; alpha needs a compositor (default \(Style.toast.background)).", valueName: "colour"))
     var background: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Corner radius, logical pixels.", valueName: "px"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Corner radius, logical pixels (default \(plain(Style.toast.cornerRadius))).", valueName: "px"))
     var radius: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space around the text, logical pixels.", valueName: "px"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Space around the text, logical pixels (default \(plain(Style.toast.padding))).", valueName: "px"))
     var padding: String?
 
     @Option(
@@ -69,22 +88,23 @@ struct Options: ParsableCommand {
 
     @Option(
         name: .customLong("max-lines"), parsing: .unconditional,
-        help: ArgumentHelp("Lines shown before the text is ellipsized.", valueName: "n"))
+        help: ArgumentHelp("Lines shown before the text is ellipsized (default \(Style.toast.maximumLines)).", valueName: "n"))
     var maxLines: String?
 
     @Option(
         name: .customLong("fade-in"), parsing: .unconditional,
-        help: ArgumentHelp("Seconds to fade in (with a compositor).", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to fade in, with a compositor (default \(plain(Style.toast.fadeIn))).", valueName: "seconds"))
     var fadeIn: String?
 
     @Option(
         name: .customLong("fade-out"), parsing: .unconditional,
-        help: ArgumentHelp("Seconds to fade out (with a compositor).", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to fade out, with a compositor (default \(plain(Style.toast.fadeOut))).", valueName: "seconds"))
     var fadeOut: String?
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Fade curve: linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(a,b,c,d).", valueName: "curve"))
+        help: ArgumentHelp(
+            "Fade curve: linear, ease, ease-in, ease-out, ease-in-out (default) or cubic-bezier(a,b,c,d).", valueName: "curve"))
     var easing: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Device pixels per logical pixel (default: Xft.dpi/96).", valueName: "factor"))

@@ -73,16 +73,13 @@ struct Settings {
         -> Double
     {
         // Double() also reads "nan", "inf" and hex floats: accept only plain decimals.
-        let plain = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }
-        guard plain, let value = Double(text), range.contains(value), !whole || value == value.rounded() else {
+        let isPlainDecimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }
+        guard isPlainDecimal, let value = Double(text), range.contains(value), !whole || value == value.rounded() else {
             let kind = whole ? "a whole number" : "a number"
             throw UsageError(
-                message: "invalid \(option) \"\(text)\": expected \(kind) from \(format(range.lowerBound)) to \(format(range.upperBound))")
+                message: "invalid \(option) \"\(text)\": expected \(kind) from \(plain(range.lowerBound)) to \(plain(range.upperBound))")
         }
         return value
     }
 
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
 }

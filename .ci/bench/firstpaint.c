@@ -1,0 +1,100 @@
+/* firstpaint: time from exec to a tool's first painted pixels, seen from outside.
+ *
+ * Usage: firstpaint RUNS COMMAND [ARGS...]
+ *
+ * For each run it forks and execs COMMAND, watches the root window (SubstructureNotify) for
+ * the first top-level window the command creates, puts an XDamage watch on it at once, and
+ * on every damage reads the window's pixels: the first moment any pixel is not zero (not the
+ * transparent or black background a map leaves) is the first painted frame. It trusts nothing
+ * the tool reports about itself. Prints one line per run and a median/min/max summary, in ms.
+ */
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/Xdamage.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int ignore_errors(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
+
+static int painted(Display *d, Window w) {
+    XWindowAttributes a;
+    if (!XGetWindowAttributes(d, w, &a) || a.map_state != IsViewable) return 0;
+    XImage *image = XGetImage(d, w, 0, 0, a.width, a.height, AllPlanes, ZPixmap);
+    if (!image) return 0;
+    int found = 0;
+    for (int y = 0; y < a.height && !found; y++)
+        for (int x = 0; x < a.width && !found; x++)
+            if (XGetPixel(image, x, y) & 0xffffff) found = 1;
+    XDestroyImage(image);
+    return found;
+}
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: firstpaint RUNS COMMAND [ARGS...]\n"); return 64; }
+    int runs = atoi(argv[1]);
+    Display *d = XOpenDisplay(NULL);
+    if (!d) { fprintf(stderr, "firstpaint: cannot open display\n"); return 1; }
+    XSetErrorHandler(ignore_errors);
+    int damage_event, damage_error;
+    if (!XDamageQueryExtension(d, &damage_event, &damage_error)) { fprintf(stderr, "firstpaint: no DAMAGE\n"); return 1; }
+    Window root = DefaultRootWindow(d);
+    XSelectInput(d, root, SubstructureNotifyMask);
+    double *times = calloc(runs, sizeof *times);
+    int done = 0;
+    for (int run = 0; run < runs; run++) {
+        XSync(d, True);
+        double start = now_ms();
+        pid_t pid = fork();
+        if (pid == 0) {
+            execvp(argv[2], argv + 2);
+            _exit(127);
+        }
+        Window target = 0;
+        Damage damage = 0;
+        double paint = -1, deadline = start + 10000;
+        while (paint < 0 && now_ms() < deadline) {
+            while (paint < 0 && XPending(d)) {
+                XEvent e;
+                XNextEvent(d, &e);
+                if (e.type == CreateNotify && !target) {
+                    target = e.xcreatewindow.window;
+                    damage = XDamageCreate(d, target, XDamageReportNonEmpty);
+                    XSync(d, False);
+                } else if ((e.type == damage_event + XDamageNotify || e.type == MapNotify) && target) {
+                    if (e.type == damage_event + XDamageNotify) XDamageSubtract(d, damage, None, None);
+                    if (painted(d, target)) paint = now_ms();
+                }
+            }
+            struct pollfd fd = { ConnectionNumber(d), POLLIN, 0 };
+            if (paint < 0) poll(&fd, 1, 50);
+        }
+        if (damage) XDamageDestroy(d, damage);
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        if (paint < 0) { printf("run %d: no paint seen\n", run + 1); continue; }
+        times[done++] = paint - start;
+        printf("run %d: %.2f ms\n", run + 1, paint - start);
+        fflush(stdout);
+    }
+    if (!done) return 1;
+    qsort(times, done, sizeof *times, compare);
+    printf("first paint: median %.2f ms, min %.2f, max %.2f (%d runs)\n", times[done / 2], times[0], times[done - 1], done);
+    return 0;
+}
