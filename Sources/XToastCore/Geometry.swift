@@ -52,6 +52,13 @@ public struct Rect: Equatable, Sendable, CustomStringConvertible {
         other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
     }
 
+    /// The smallest rectangle containing both.
+    public func union(_ other: Rect) -> Rect {
+        let left = min(x, other.x)
+        let top = min(y, other.y)
+        return Rect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    }
+
     /// The number of pixels the two rectangles share.
     public func overlapArea(with other: Rect) -> Int {
         let w = min(maxX, other.maxX) - max(x, other.x)

@@ -31,6 +31,8 @@ public struct Style: Equatable, Sendable {
     public var fadeOut: Double
     /// The easing of both fades (`--easing`).
     public var easing: TimingCurve
+    /// Seconds a toast takes to move and resize into the place of one with the same tag (`--tag`).
+    public var replaceDuration: Double
 
     /// The default look: the "toast" design (an iOS WToast), to its numbers.
     public static let toast = Style(
@@ -48,7 +50,8 @@ public struct Style: Equatable, Sendable {
         offset: Offset(x: 0, y: 0),
         fadeIn: 0.2,
         fadeOut: 0.8,
-        easing: .easeInOut)
+        easing: .easeInOut,
+        replaceDuration: 0.25)
 
     /// The monitor width `--render-png` lays out for, having no monitor (device pixels).
     public static let headlessMonitorWidth = 1920

@@ -1,11 +1,14 @@
-/// What a toast looks like at one moment: how opaque and how large (1 = its laid-out size).
+/// What a toast looks like at one moment: how opaque, how large (1 = its laid-out size), and
+/// how far its box has moved from the toast it replaced to its own place (1 = all the way).
 public struct Appearance: Equatable, Sendable {
     public var opacity: Double
     public var scale: Double
+    public var morph: Double
 
-    public init(opacity: Double, scale: Double = 1) {
+    public init(opacity: Double, scale: Double = 1, morph: Double = 1) {
         self.opacity = opacity
         self.scale = scale
+        self.morph = morph
     }
 
     public static let shown = Appearance(opacity: 1, scale: 1)
@@ -14,7 +17,8 @@ public struct Appearance: Equatable, Sendable {
     func interpolated(to end: Appearance, by fraction: Double) -> Appearance {
         Appearance(
             opacity: opacity + (end.opacity - opacity) * fraction,
-            scale: scale + (end.scale - scale) * fraction)
+            scale: scale + (end.scale - scale) * fraction,
+            morph: morph + (end.morph - morph) * fraction)
     }
 }
 
@@ -49,6 +53,15 @@ public struct Motion: Equatable, Sendable {
             initial: .hidden,
             entrance: [Keyframe(duration: fadeIn, to: .shown, curve: curve)],
             exit: [Keyframe(duration: fadeOut, to: .hidden, curve: curve)])
+    }
+
+    /// Takes over from a toast with the same tag: already fully shown, the box moves and resizes
+    /// from the old one's place to its own, then it leaves as `exit` says.
+    public static func replacing(over duration: Double, curve: TimingCurve, exit: [Keyframe]) -> Motion {
+        Motion(
+            initial: Appearance(opacity: 1, scale: 1, morph: 0),
+            entrance: [Keyframe(duration: duration, to: .shown, curve: curve)],
+            exit: exit)
     }
 
     /// Appears and disappears at once: what a screen without a compositor can show.

@@ -23,12 +23,27 @@ public final class ToastPainter {
     /// Draws the box at the context's origin. `opaque` drops the background's alpha: where no
     /// compositor blends, a translucent colour would only come out darker, never see-through.
     public func draw(into cr: OpaquePointer, opaque: Bool) {
+        drawBackground(into: cr, size: boxSize, opaque: opaque)
+        drawText(into: cr)
+    }
+
+    /// The box alone, `size` large at the context's origin (a box on its way to `boxSize`).
+    public func drawBackground(into cr: OpaquePointer, size: Size, opaque: Bool) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        RoundedRect.addPath(to: cr, size: boxSize, radius: metrics.cornerRadius)
+        addBoxPath(to: cr, size: size)
         (opaque ? style.background.opaque : style.background).setSource(on: cr)
         cairo_fill(cr)
+    }
+
+    /// The text alone, where it sits in a `boxSize` box at the context's origin.
+    public func drawText(into cr: OpaquePointer) {
         text.draw(into: cr, at: textOrigin)
+    }
+
+    /// The rounded outline of a `size` box at the context's origin.
+    public func addBoxPath(to cr: OpaquePointer, size: Size) {
+        RoundedRect.addPath(to: cr, size: size, radius: metrics.cornerRadius)
     }
 
     /// The toast alone, on a transparent image of the box's size.

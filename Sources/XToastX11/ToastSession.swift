@@ -12,9 +12,12 @@ public struct ToastRequest: Sendable {
     public var scale: Double?
     /// nil uses `$DISPLAY`.
     public var displayName: String?
+    /// A toast with the same tag replaces this one in place instead of queueing (`--tag`).
+    public var tag: String?
 
     public init(
-        message: String, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?, displayName: String?
+        message: String, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
+        displayName: String?, tag: String?
     ) {
         self.message = message
         self.style = style
@@ -22,124 +25,77 @@ public struct ToastRequest: Sendable {
         self.monitor = monitor
         self.scale = scale
         self.displayName = displayName
+        self.tag = tag
     }
 }
 
-/// How a toast ended.
-public enum Outcome: Equatable, Sendable {
-    case expired, clicked, dismissed
-    /// Ended by a terminating signal, which the command passes on in its exit status.
-    case signalled(Int32)
-
-    /// The word `--print-outcome` prints.
-    public var word: String {
-        switch self {
-        case .expired: "expired"
-        case .clicked: "clicked"
-        case .dismissed, .signalled: "dismissed"
-        }
-    }
-}
-
-/// Shows one toast on an X display and runs it to its end.
+/// Shows one toast on an X display: waits for its turn, then runs it to its end.
 public final class ToastSession {
+    private let request: ToastRequest
     private let display: XDisplay
     private let wakeups: Wakeups
-    private let timeline: Timeline
-    private let windows: [ToastWindow]
-    private let frameInterval: Double
-    private let compositorEvent: Int32?
+    private let coordinator: Coordinator
+    private let warn: (String) -> Void
+    private var compositorEvent: Int32?
 
-    /// Connects, places and creates the window(s); nothing is shown until `run`.
-    public init(_ request: ToastRequest, wakeups: Wakeups) throws(X11Error) {
+    /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
+    /// queued or shown until `run`.
+    public init(_ request: ToastRequest, wakeups: Wakeups, warn: @escaping (String) -> Void) throws(X11Error) {
+        self.request = request
         self.wakeups = wakeups
+        self.warn = warn
         let display = try XDisplay(name: request.displayName)
         self.display = display
-        let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
-        let composited = display.compositorIsRunning()
-
-        let choice = request.monitor
-        let needsNames: Bool
-        if case .named = choice { needsNames = true } else { needsNames = false }
-        let monitors = display.monitors(named: needsNames)
-        let pointer = choice == .pointer || choice == .focus ? display.pointerPosition() : nil
-        let focus = choice == .focus ? display.focusedWindowRect() : nil
-        let targets: [Monitor]
-        do {
-            targets = try choice.select(from: monitors, pointer: pointer, focus: focus)
-        } catch {
-            // Name the monitors so that the user can pick one; indices need no names.
-            let named = needsNames ? monitors : display.monitors(named: true)
-            throw .unknownMonitor(UnknownMonitorError(choice: choice, available: named.map(\.name)))
-        }
-        guard let first = targets.first else { throw .noMonitors }
-
-        // Without a compositor nothing can fade: the toast simply appears and disappears.
-        let motion = composited ? request.style.motion : .none
-        timeline = Timeline(motion: motion, hold: request.duration.hold(for: request.message))
-        windows = try targets.map { monitor throws(X11Error) in
-            let metrics = ToastMetrics(style: request.style, scale: scale, monitorWidth: monitor.rect.width)
-            let painter = ToastPainter(message: request.message, style: request.style, metrics: metrics)
-            let origin = Placement.origin(
-                for: painter.boxSize, on: monitor.rect, position: request.style.position, margin: metrics.margin,
-                offset: metrics.offset)
-            return try ToastWindow(
-                display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
-                maximumScale: motion.maximumScale, composited: composited)
-        }
-        frameInterval = 1 / (display.refreshRate(of: first.rect) ?? ToastSession.fallbackRefreshRate)
-        compositorEvent = display.watchCompositor()
-        XSelectInput(display.pointer, display.root, SubstructureNotifyMask)
+        _ = try Self.monitors(for: request.monitor, on: display)
+        coordinator = Coordinator(display: display, tag: request.tag, warn: warn)
     }
 
     /// Frames per second when RandR does not know the monitor's refresh rate.
     static let fallbackRefreshRate = 60.0
 
-    /// Maps the window(s) and runs the timeline until it ends, is clicked or is signalled.
-    public func run() -> Outcome {
+    /// Joins the queue, calls `queued` (where `--background` detaches), waits for the turn,
+    /// shows the toast and returns how it ended.
+    public func run(queued: () -> Void) throws(X11Error) -> Outcome {
         let dpy = display.pointer
-        windows.forEach { $0.map() }
-        XFlush(dpy)
+        // Queue changes arrive as PropertyNotify on the root.
+        XSelectInput(dpy, display.root, PropertyChangeMask)
+        coordinator.register()
+        XSync(dpy, 0)
+        queued()
+        defer { coordinator.leave() }
 
-        var start: Double?  // the first frame: the timeline counts from here
-        var nextFrame: Double? = 0
+        var showing: Showing?
         var outcome: Outcome?
-        var mustRaise = false
+        var turnMayHaveChanged = true
         var event = XEvent()
         while outcome == nil {
             // Drain everything Xlib has queued or can read before deciding anything: a reply
             // read by some other call may have brought events along that poll would not see.
             while XPending(dpy) > 0 {
                 XNextEvent(dpy, &event)
-                switch handle(&event) {
-                case .none: break
-                case .exposed: if start == nil { start = Wakeups.now() }
-                case .clicked: outcome = .clicked
-                case .raise: mustRaise = true
+                if let command = coordinator.command(in: &event) {
+                    outcome = command == .dismiss ? .dismissed : .replaced
+                } else if coordinator.affectsTurn(&event) {
+                    turnMayHaveChanged = true
+                } else if let showing, let ending = showing.handle(&event) {
+                    outcome = ending
                 }
             }
             if outcome != nil { break }
-            if let start {
-                let elapsed = Wakeups.now() - start
-                if timeline.phase(at: elapsed) == .finished {
-                    outcome = .expired
+            if showing == nil && turnMayHaveChanged {
+                turnMayHaveChanged = false
+                switch coordinator.turn() {
+                case .mine: showing = try show()
+                case .dropped: outcome = .replaced
+                case .waiting: break
+                }
+            }
+            if let current = showing {
+                if let ending = current.step(now: Wakeups.now(), announce: coordinator.announceShown) {
+                    outcome = ending
                     break
                 }
-                let frameDue = nextFrame.map { elapsed >= $0 } ?? false
-                if frameDue || windows.contains(where: \.pendingPaint) {
-                    present(timeline.appearance(at: elapsed))
-                    let composited = windows.contains(where: \.composited)
-                    // Frames only while something moves; while holding, sleep until the exit.
-                    nextFrame =
-                        composited
-                        ? timeline.nextFrameTime(after: elapsed, frameInterval: frameInterval)
-                        : timeline.nextPhaseBoundary(after: elapsed)
-                }
-                wakeups.arm(at: nextFrame.map { start + $0 })
-            }
-            if mustRaise {
-                windows.forEach { $0.raise() }
-                mustRaise = false
+                wakeups.arm(at: current.nextWake)
             }
             XFlush(dpy)
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
@@ -149,50 +105,154 @@ public final class ToastSession {
                 }
             }
         }
+        // The windows go before the ticket leaves the queue: the next toast never overlaps.
+        showing = nil
+        XFlush(dpy)
         return outcome!
     }
 
-    private enum Reaction { case none, exposed, clicked, raise }
+    /// Places the toast on its monitor(s) and maps its window(s).
+    private func show() throws(X11Error) -> Showing {
+        let style = request.style
+        let composited = display.compositorIsRunning()
+        let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
+        let targets = try Self.monitors(for: request.monitor, on: display)
+        let hold = request.duration.hold(for: request.message)
+        let start = coordinator.replacedRect
+        // Taking over from a toast with our tag: no fade-in, the box moves from its place.
+        let motion: Motion
+        if !composited {
+            // Without a compositor nothing can fade: the toast simply appears and disappears.
+            motion = .none
+        } else if start != nil {
+            motion = .replacing(over: style.replaceDuration, curve: .easeOut, exit: style.motion.exit)
+        } else {
+            motion = style.motion
+        }
+        let windows = try targets.map { monitor throws(X11Error) in
+            let metrics = ToastMetrics(style: style, scale: scale, monitorWidth: monitor.rect.width)
+            let painter = ToastPainter(message: request.message, style: style, metrics: metrics)
+            let origin = Placement.origin(
+                for: painter.boxSize, on: monitor.rect, position: style.position, margin: metrics.margin, offset: metrics.offset)
+            // The move from the old box never crosses monitors.
+            let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
+            return try ToastWindow(
+                display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
+                maximumScale: motion.maximumScale, morphStart: morphStart, composited: composited)
+        }
+        let frameInterval = 1 / (display.refreshRate(of: targets[0].rect) ?? Self.fallbackRefreshRate)
+        if compositorEvent == nil { compositorEvent = display.watchCompositor() }
+        // Windows mapped or raised over ours arrive as SubstructureNotify on the root.
+        XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
+        let showing = Showing(
+            display: display, windows: windows, timeline: Timeline(motion: motion, hold: hold), frameInterval: frameInterval,
+            compositorEvent: compositorEvent)
+        windows.forEach { $0.map() }
+        return showing
+    }
 
-    private func handle(_ event: inout XEvent) -> Reaction {
+    /// The monitors `choice` picks on `display` now.
+    private static func monitors(for choice: MonitorChoice, on display: XDisplay) throws(X11Error) -> [Monitor] {
+        let needsNames: Bool
+        if case .named = choice { needsNames = true } else { needsNames = false }
+        let monitors = display.monitors(named: needsNames)
+        let pointer = choice == .pointer || choice == .focus ? display.pointerPosition() : nil
+        let focus = choice == .focus ? display.focusedWindowRect() : nil
+        do {
+            let targets = try choice.select(from: monitors, pointer: pointer, focus: focus)
+            guard !targets.isEmpty else { throw X11Error.noMonitors }
+            return targets
+        } catch let error as X11Error {
+            throw error
+        } catch {
+            // Name the monitors so that the user can pick one; indices need no names.
+            let named = needsNames ? monitors : display.monitors(named: true)
+            throw .unknownMonitor(UnknownMonitorError(choice: choice, available: named.map(\.name)))
+        }
+    }
+}
+
+/// A toast on screen: its windows and its timeline, from the first frame to the last.
+private final class Showing {
+    let display: XDisplay
+    let windows: [ToastWindow]
+    let timeline: Timeline
+    let frameInterval: Double
+    let compositorEvent: Int32?
+    /// The first frame: the timeline counts from here.
+    private var start: Double?
+    private var nextFrame: Double? = 0
+    private var announced = false
+
+    init(display: XDisplay, windows: [ToastWindow], timeline: Timeline, frameInterval: Double, compositorEvent: Int32?) {
+        self.display = display
+        self.windows = windows
+        self.timeline = timeline
+        self.frameInterval = frameInterval
+        self.compositorEvent = compositorEvent
+    }
+
+    /// When the loop must wake next (monotonic seconds), nil to sleep until an event.
+    var nextWake: Double? {
+        guard let start, let nextFrame else { return nil }
+        return start + nextFrame
+    }
+
+    /// Reacts to an event; returns an outcome when the event ends the toast.
+    func handle(_ event: inout XEvent) -> Outcome? {
         let type = event.type
         if let compositorEvent, type == compositorEvent + XFixesSelectionNotify {
             let composited = display.compositorIsRunning()
             windows.forEach { $0.setComposited(composited) }
-            return .none
+            return nil
         }
         switch type {
         case Expose:
-            guard let window = windows.first(where: { $0.window == event.xexpose.window }) else { return .none }
+            guard let window = windows.first(where: { $0.window == event.xexpose.window }) else { return nil }
             window.invalidate()
-            return .exposed
+            if start == nil { start = Wakeups.now() }
         case ButtonPress:
-            let ours = windows.contains { $0.window == event.xbutton.window }
-            return ours && event.xbutton.button == UInt32(Button1) ? .clicked : .none
+            if isOurs(event.xbutton.window) && event.xbutton.button == UInt32(Button1) { return .clicked }
         case MapNotify:
             // Anything newly mapped may cover the toast.
-            return isOurs(event.xmap.window) ? .none : .raise
+            if !isOurs(event.xmap.window) { raise() }
         case ConfigureNotify:
             // A managed window raised over us. Restacks of other override-redirect windows are
             // not answered: two always-on-top programs answering each other would never stop.
-            return isOurs(event.xconfigure.window) || event.xconfigure.override_redirect != 0 ? .none : .raise
+            if !isOurs(event.xconfigure.window) && event.xconfigure.override_redirect == 0 { raise() }
         default:
-            return .none
+            break
         }
+        return nil
     }
+
+    /// Draws the frame due at `now`, if any; returns `.expired` once the timeline has ended.
+    func step(now: Double, announce: (Rect) -> Void) -> Outcome? {
+        guard let start else { return nil }
+        let elapsed = now - start
+        if timeline.phase(at: elapsed) == .finished { return .expired }
+        let frameDue = nextFrame.map { elapsed >= $0 } ?? false
+        guard frameDue || windows.contains(where: \.pendingPaint) else { return nil }
+        let appearance = timeline.appearance(at: elapsed)
+        for window in windows {
+            // Cairo out of memory for one frame: the next frame tries again.
+            try? window.present(appearance)
+        }
+        if !announced {
+            announced = true
+            announce(windows[0].box)
+        }
+        // Frames only while something moves; while holding, sleep until the exit.
+        nextFrame =
+            windows.contains(where: \.composited)
+            ? timeline.nextFrameTime(after: elapsed, frameInterval: frameInterval)
+            : timeline.nextPhaseBoundary(after: elapsed)
+        return nil
+    }
+
+    private func raise() { windows.forEach { $0.raise() } }
 
     private func isOurs(_ window: Window) -> Bool { windows.contains { $0.window == window } }
-
-    private func present(_ appearance: Appearance) {
-        for window in windows {
-            do {
-                try window.present(appearance)
-            } catch {
-                // Cairo ran out of memory for one frame: the next frame tries again.
-                continue
-            }
-        }
-    }
 }
 
 extension XDisplay {

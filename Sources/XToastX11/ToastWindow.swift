@@ -18,21 +18,30 @@ final class ToastWindow {
     private let surface: CairoSurface
     private let context: OpaquePointer
     private var content: CairoSurface?
+    /// The text alone, for frames where the box moves under it.
+    private var textLayer: CairoSurface?
+    /// The replaced toast's box, in root coordinates, that ours grows out of.
+    private let morphStart: Rect?
     private(set) var composited: Bool
     /// Without a compositor the window is painted once, then only after an expose.
     private var needsPaint = true
 
     /// Makes (but does not map) a window showing `painter`'s box at `box`, with room around it
-    /// for the motion's `maximumScale`.
-    init(display: XDisplay, painter: ToastPainter, box: Rect, maximumScale: Double, composited: Bool) throws(X11Error) {
+    /// for the motion's `maximumScale` and for the box it moves from (`morphStart`).
+    init(
+        display: XDisplay, painter: ToastPainter, box: Rect, maximumScale: Double, morphStart: Rect?, composited: Bool
+    ) throws(X11Error) {
         self.display = display
         self.painter = painter
         self.box = box
         self.composited = composited
         let grow = { (side: Int) in Int((Double(side) * (max(maximumScale, 1) - 1) / 2).rounded(.up)) }
-        frame = Rect(
+        var frame = Rect(
             x: box.x - grow(box.width), y: box.y - grow(box.height),
             width: box.width + 2 * grow(box.width), height: box.height + 2 * grow(box.height))
+        if let morphStart { frame = frame.union(morphStart) }
+        self.frame = frame
+        self.morphStart = morphStart
 
         let dpy = display.pointer
         var info = XVisualInfo()
@@ -85,6 +94,7 @@ final class ToastWindow {
     deinit {
         cairo_destroy(context)
         content = nil
+        textLayer = nil
         XDestroyWindow(display.pointer, window)
         XFreeColormap(display.pointer, colormap)
     }
@@ -170,25 +180,57 @@ final class ToastWindow {
     /// opacity and scale. Without one there is nothing to blend: the opaque content, once.
     func present(_ appearance: Appearance) throws(RenderError) {
         guard composited || needsPaint else { return }
-        let content = try preparedContent()
         let cr = context
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         cairo_paint(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        let scale = composited ? appearance.scale : 1
-        cairo_translate(cr, Double(box.x - frame.x) + Double(box.width) / 2, Double(box.y - frame.y) + Double(box.height) / 2)
-        cairo_scale(cr, scale, scale)
-        cairo_translate(cr, -Double(box.width) / 2, -Double(box.height) / 2)
-        cairo_set_source_surface(cr, content.pointer, 0, 0)
-        if composited {
-            cairo_paint_with_alpha(cr, min(max(appearance.opacity, 0), 1))
+        if composited, appearance.morph < 1, let morphStart {
+            try presentMorph(appearance, from: morphStart)
         } else {
-            cairo_paint(cr)
+            let content = try preparedContent()
+            let scale = composited ? appearance.scale : 1
+            cairo_translate(cr, Double(box.x - frame.x) + Double(box.width) / 2, Double(box.y - frame.y) + Double(box.height) / 2)
+            cairo_scale(cr, scale, scale)
+            cairo_translate(cr, -Double(box.width) / 2, -Double(box.height) / 2)
+            cairo_set_source_surface(cr, content.pointer, 0, 0)
+            if composited {
+                cairo_paint_with_alpha(cr, min(max(appearance.opacity, 0), 1))
+            } else {
+                cairo_paint(cr)
+            }
         }
         cairo_restore(cr)
         cairo_surface_flush(surface.pointer)
         needsPaint = false
+    }
+
+    /// A frame of the move from the replaced toast's box to ours: the box drawn at the
+    /// in-between rectangle, our text centred in it and clipped to it.
+    private func presentMorph(_ appearance: Appearance, from start: Rect) throws(RenderError) {
+        let cr = context
+        let t = min(max(appearance.morph, 0), 1)
+        func mix(_ a: Int, _ b: Int) -> Double { Double(a) + (Double(b) - Double(a)) * t }
+        let x = mix(start.x, box.x) - Double(frame.x)
+        let y = mix(start.y, box.y) - Double(frame.y)
+        let size = Size(width: Int(mix(start.width, box.width).rounded()), height: Int(mix(start.height, box.height).rounded()))
+        cairo_translate(cr, x.rounded(), y.rounded())
+        painter.drawBackground(into: cr, size: size, opaque: false)
+        painter.addBoxPath(to: cr, size: size)
+        cairo_clip(cr)
+        let text = try preparedTextLayer()
+        cairo_set_source_surface(
+            cr, text.pointer, ((Double(size.width) - Double(box.width)) / 2).rounded(),
+            ((Double(size.height) - Double(box.height)) / 2).rounded())
+        cairo_paint(cr)
+    }
+
+    private func preparedTextLayer() throws(RenderError) -> CairoSurface {
+        if let textLayer { return textLayer }
+        let made = try surface.similar(size: box.size)
+        try made.draw { cr in painter.drawText(into: cr) }
+        textLayer = made
+        return made
     }
 
     /// The box drawn once into a pixmap on the server, for the current mode.

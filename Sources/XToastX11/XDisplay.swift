@@ -95,6 +95,39 @@ public final class XDisplay {
         XGetSelectionOwner(pointer, atoms.compositorSelection) != 0
     }
 
+    /// The raw value of a property of the given type and format, nil when absent, of another
+    /// type or format, or longer than `limit` bytes: any client can write anything there.
+    public func property(_ window: Window, _ property: Atom, type: Atom, format: Int32, limit: Int) -> [UInt8]? {
+        var actualType: Atom = 0
+        var actualFormat: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let longs = (limit + 3) / 4
+        let status = XGetWindowProperty(
+            pointer, window, property, 0, longs, 0, type, &actualType, &actualFormat, &count, &remaining, &data)
+        defer { if let data { XFree(data) } }
+        guard status == Success, actualType == type, actualFormat == format, remaining == 0, let data else { return nil }
+        // Format-32 data arrives as C longs (8 bytes each here), whatever the wire size.
+        let itemSize = format == 32 ? MemoryLayout<UInt>.size : Int(format) / 8
+        return Array(UnsafeBufferPointer(start: data, count: Int(count) * itemSize))
+    }
+
+    /// A format-32 list property (WINDOW, CARDINAL) as numbers; nil when absent or malformed.
+    public func listProperty(_ window: Window, _ property: Atom, type: Atom, limit: Int) -> [UInt]? {
+        guard let bytes = self.property(window, property, type: type, format: 32, limit: limit * 4) else { return nil }
+        return bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt.self)) }
+    }
+
+    /// Replaces a format-32 list property.
+    public func setListProperty(_ window: Window, _ property: Atom, type: Atom, _ values: [UInt], mode: Int32 = PropModeReplace) {
+        values.withUnsafeBytes { bytes in
+            _ = XChangeProperty(
+                pointer, window, property, type, 32, mode, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                Int32(values.count))
+        }
+    }
+
     /// A 32-bit-per-pixel value of a window property (a WINDOW or CARDINAL), nil when absent.
     public func cardinalProperty(_ window: Window, _ property: Atom) -> UInt? {
         var type: Atom = 0
@@ -115,12 +148,15 @@ public final class XDisplay {
 public struct Atoms {
     public let windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar: Atom
     public let activeWindow, wmPid, wmName, utf8String, compositorSelection: Atom
+    /// The coordination protocol's own atoms (see the README's "Protocol").
+    public let queue, ticket, shown, replaces, command: Atom
 
     init(display: OpaquePointer, screen: Int32) {
         let names = [
             "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE", "_NET_WM_STATE_ABOVE",
             "_NET_WM_STATE_SKIP_TASKBAR", "_NET_ACTIVE_WINDOW", "_NET_WM_PID", "_NET_WM_NAME", "UTF8_STRING",
-            "_NET_WM_CM_S\(screen)",
+            "_NET_WM_CM_S\(screen)", "_XTOAST_QUEUE", "_XTOAST_TICKET", "_XTOAST_SHOWN", "_XTOAST_REPLACES",
+            "_XTOAST_COMMAND",
         ]
         var atoms = [Atom](repeating: 0, count: names.count)
         var cNames = names.map { strdup($0) }
@@ -129,5 +165,6 @@ public struct Atoms {
         (windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar) =
             (atoms[0], atoms[1], atoms[2], atoms[3], atoms[4])
         (activeWindow, wmPid, wmName, utf8String, compositorSelection) = (atoms[5], atoms[6], atoms[7], atoms[8], atoms[9])
+        (queue, ticket, shown, replaces, command) = (atoms[10], atoms[11], atoms[12], atoms[13], atoms[14])
     }
 }

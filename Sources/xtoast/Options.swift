@@ -21,9 +21,17 @@ struct Options: ParsableCommand {
               uptime | xtoast
               xtoast --render-png toast.png "Hello"    # no X server needed
 
+              xtoast --tag volume "Volume 40%"       # replaces the last volume toast
+              xtoast --action "Update ready. Install?" && sudo apt upgrade
+              xtoast --dismiss-all
+
+            Toasts from several processes show one after another, in the order
+            the processes started.
+
             EXIT STATUS
-              0      shown and ended: expired, clicked or dismissed (SIGUSR1)
+              0      shown and ended: expired, clicked, replaced or dismissed
               1      runtime error: no display, lost connection, cannot write
+              2      with --action: not clicked (expired, dismissed, replaced)
               64     usage error: bad option, value or empty message
               128+N  ended by signal N (SIGTERM: 143, SIGINT: 130)
             """,
@@ -118,6 +126,25 @@ struct Options: ParsableCommand {
         help: ArgumentHelp("Draw the toast into a PNG file instead; needs no X server.", valueName: "file"))
     var renderPNG: String?
 
-    @Flag(name: .customLong("print-outcome"), help: "Print how the toast ended: expired, clicked or dismissed.")
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("A toast with the same tag, on screen or waiting, is replaced in place instead of queued.", valueName: "name"))
+    var tag: String?
+
+    @Flag(help: "A click means yes: exit 0 when clicked, 2 when it expired or was dismissed or replaced.")
+    var action = false
+
+    @Flag(
+        name: [.customShort("b"), .customLong("detach")],
+        help: "Return at once, as soon as the toast is queued; it shows from a detached process.")
+    var detach = false
+
+    @Flag(help: "Close the toast on screen (with --tag: every toast with that tag) and exit.")
+    var dismiss = false
+
+    @Flag(name: .customLong("dismiss-all"), help: "Close the toast on screen and drop every waiting one, then exit.")
+    var dismissAll = false
+
+    @Flag(name: .customLong("print-outcome"), help: "Print how the toast ended: expired, clicked, action, replaced or dismissed.")
     var printOutcome = false
 }

@@ -60,6 +60,12 @@ struct Settings {
             style.easing = curve
         }
         if let text = options.scale { scale = try Settings.number(text, "scale", 0.5...4) }
+        if let tag = options.tag, !Ticket.isValidTag(tag) {
+            throw UsageError(message: "invalid tag \"\(tag)\": expected 1 to \(Ticket.tagLimit) bytes without control characters")
+        }
+        if options.dismiss && options.dismissAll {
+            throw UsageError(message: "--dismiss and --dismiss-all cannot be used together")
+        }
     }
 
     private static func color(_ text: String, _ option: String) throws(UsageError) -> Color {

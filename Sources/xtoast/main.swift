@@ -53,6 +53,21 @@ do {
     die(error.message, status: ExitStatus.usage)
 }
 
+if options.dismiss || options.dismissAll {
+    do {
+        let display = try XDisplay(name: options.display)
+        let tag = options.tag
+        _ = display.send(.dismiss) { tickets in
+            if options.dismissAll { return tickets }
+            if let tag { return tickets.filter { $0.1.tag == tag } }
+            return Array(tickets.prefix(1))
+        }
+    } catch {
+        die(error.description, status: ExitStatus.failure)
+    }
+    exit(ExitStatus.success)
+}
+
 let input = Input.message(arguments: options.message)
 let message: String
 do {
@@ -78,12 +93,13 @@ do {
     let wakeups = try Wakeups()
     let request = ToastRequest(
         message: message, style: settings.style, duration: settings.duration, monitor: settings.monitor,
-        scale: settings.scale, displayName: options.display)
+        scale: settings.scale, displayName: options.display, tag: options.tag)
     // The session (and with it the window and the connection) is gone before the exit below.
-    outcome = try ToastSession(request, wakeups: wakeups).run()
+    outcome = try ToastSession(request, wakeups: wakeups, warn: warn).run(queued: {
+        if options.detach { Detach.now() }
+    })
 } catch {
     die(error.description, status: ExitStatus.failure)
 }
-if options.printOutcome { print(outcome.word) }
-if case .signalled(let number) = outcome { exit(128 + number) }
-exit(ExitStatus.success)
+if options.printOutcome { print(outcome.word(action: options.action)) }
+exit(outcome.exitStatus(action: options.action))

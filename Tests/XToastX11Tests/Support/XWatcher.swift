@@ -176,3 +176,53 @@ extension XWatcher {
         }
     }
 }
+
+extension XWatcher {
+    /// The `_NET_WM_PID` of a window, nil if it has none (or is gone).
+    func pid(_ window: Window) -> Int32? {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(display, window, atom("_NET_WM_PID"), 0, 1, 0, Atom(XA_CARDINAL), &type, &format, &count, &remaining, &data)
+                == Success,
+            let data, count == 1
+        else { return nil }
+        defer { XFree(data) }
+        return data.withMemoryRebound(to: UInt.self, capacity: 1) { Int32(truncatingIfNeeded: $0.pointee) }
+    }
+
+    /// What happened to toast windows, in order: (pid, mapped or destroyed, when).
+    struct ToastEvent {
+        var pid: Int32
+        var mapped: Bool
+        var time: Date
+    }
+
+    /// Records toast maps and destroys until `until` says stop or `timeout` passes.
+    func recordToasts(timeout: Double, until done: ([ToastEvent]) -> Bool) throws -> [ToastEvent] {
+        var events: [ToastEvent] = []
+        var pids: [Window: Int32] = [:]
+        let deadline = Date().addingTimeInterval(timeout)
+        while !done(events) {
+            guard let event = nextEvent(timeout: deadline.timeIntervalSinceNow) else {
+                throw TestFailure("timed out after \(timeout) s with \(events.count) toast events")
+            }
+            if event.type == MapNotify, isToast(event.xmap.window), let pid = pid(event.xmap.window) {
+                pids[event.xmap.window] = pid
+                events.append(ToastEvent(pid: pid, mapped: true, time: Date()))
+            } else if event.type == DestroyNotify, let pid = pids.removeValue(forKey: event.xdestroywindow.window) {
+                events.append(ToastEvent(pid: pid, mapped: false, time: Date()))
+            }
+        }
+        return events
+    }
+
+    /// Writes a root window property, as any other client could.
+    func setRootProperty(_ name: String, type: Atom, format: Int32, bytes: [UInt8], count: Int) {
+        XChangeProperty(display, root, atom(name), type, format, PropModeReplace, bytes, Int32(count))
+        XSync(display, 0)
+    }
+}

@@ -1,0 +1,26 @@
+/// How a toast ended.
+public enum Outcome: Equatable, Sendable {
+    case expired, clicked, dismissed, replaced
+    /// Ended by a terminating signal, which the command passes on in its exit status.
+    case signalled(Int32)
+
+    /// The word `--print-outcome` prints; with `--action` a click is `action`.
+    public func word(action: Bool) -> String {
+        switch self {
+        case .expired: "expired"
+        case .clicked: action ? "action" : "clicked"
+        case .dismissed, .signalled: "dismissed"
+        case .replaced: "replaced"
+        }
+    }
+
+    /// The exit status: 0 for every normal ending; with `--action`, 0 only when clicked and 2
+    /// otherwise (so `xtoast --action "Install?" && install` works); 128+N for signal N.
+    public func exitStatus(action: Bool) -> Int32 {
+        switch self {
+        case .signalled(let number): 128 + number
+        case .clicked: 0
+        case .expired, .dismissed, .replaced: action ? 2 : 0
+        }
+    }
+}

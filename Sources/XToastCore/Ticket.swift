@@ -1,0 +1,83 @@
+/// What an xtoast process publishes about itself on its ticket window (`_XTOAST_TICKET`), for
+/// other xtoast processes: a few `key=value` lines of UTF-8. Any X client can write anything
+/// there, so parsing checks everything and keeps only what it understands.
+public struct Ticket: Equatable, Sendable {
+    /// The protocol version this code writes and reads.
+    public static let version = 1
+    /// Larger property values are not read at all.
+    public static let byteLimit = 4096
+    /// Tags are names, not messages.
+    public static let tagLimit = 256
+
+    public var pid: Int
+    public var tag: String?
+
+    public init(pid: Int, tag: String?) {
+        self.pid = pid
+        self.tag = tag
+    }
+
+    /// The property value: `v=1\npid=123\ntag=volume\n`.
+    public var encoded: [UInt8] {
+        var text = "v=\(Ticket.version)\npid=\(pid)\n"
+        if let tag { text += "tag=\(tag)\n" }
+        return Array(text.utf8)
+    }
+
+    /// Reads a property value; nil for anything malformed (wrong version, bad numbers, invalid
+    /// UTF-8, control characters in the tag, too long).
+    public init?(decoding bytes: some Collection<UInt8>) {
+        guard bytes.count <= Ticket.byteLimit, let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        var version: Int?
+        var pid: Int?
+        var tag: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            let key = line[..<equals]
+            let value = String(line[line.index(after: equals)...])
+            switch key {
+            case "v": version = Int(value)
+            case "pid": pid = Int(value)
+            case "tag":
+                guard Ticket.isValidTag(value) else { return nil }
+                tag = value
+            default: continue  // a later version's key: ignored, not fatal
+            }
+        }
+        guard version == Ticket.version, let pid, pid > 0 else { return nil }
+        self.init(pid: pid, tag: tag)
+    }
+
+    /// A tag is 1 to 256 characters, no control characters (it is written one per line).
+    public static func isValidTag(_ tag: String) -> Bool {
+        !tag.isEmpty && tag.utf8.count <= tagLimit && !tag.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f }
+    }
+}
+
+/// Commands one xtoast process sends another in a `_XTOAST_COMMAND` client message.
+public enum Command: Int, Sendable {
+    /// Close the toast now (or drop it from the queue): outcome `dismissed`.
+    case dismiss = 1
+    /// A toast with the same tag has taken this one's place: outcome `replaced`.
+    case replaced = 2
+}
+
+/// The FIFO of tickets, as stored in the root window's `_XTOAST_QUEUE` (format 32 window ids,
+/// oldest first). Entries may be dead (their process is gone); they are skipped and pruned.
+public enum TicketQueue {
+    /// More entries than this mean someone wrote garbage: the list is cut.
+    public static let entryLimit = 1024
+
+    /// The queue without `id`, without entries found dead, and without duplicates.
+    public static func pruned(_ entries: [UInt], removing removed: Set<UInt>) -> [UInt] {
+        var seen = Set<UInt>()
+        return entries.prefix(entryLimit).filter { $0 != 0 && !removed.contains($0) && seen.insert($0).inserted }
+    }
+
+    /// The queue with `old` replaced by `new` in place (or `new` appended if `old` is absent).
+    public static func replacing(_ old: UInt, with new: UInt, in entries: [UInt]) -> [UInt] {
+        var result = pruned(entries, removing: [new])
+        if let index = result.firstIndex(of: old) { result[index] = new } else { result.append(new) }
+        return result
+    }
+}

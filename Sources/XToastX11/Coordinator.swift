@@ -1,0 +1,218 @@
+import CX11
+import Glibc
+import XToastCore
+
+/// Takes turns with the other xtoast processes on a display through the X server alone: no
+/// daemon, no files, no sockets, so it works the same over `ssh -X`.
+///
+/// Each process owns an unmapped *ticket* window; the server destroys it when the process
+/// exits, even by SIGKILL, so nothing is ever left locked. The root window's `_XTOAST_QUEUE`
+/// lists tickets oldest first; the first live ticket shows, the others wait for it to leave.
+/// Registering appends in one request (atomic on the server); every rewrite of the list runs
+/// under a server grab, which the server also releases if the grabber dies.
+final class Coordinator {
+    let display: XDisplay
+    /// Our ticket window.
+    let ticket: Window
+    let info: Ticket
+    /// Tickets with our tag that we took the place of, to tell once our toast is drawn.
+    private(set) var replaces: [Window] = []
+    /// Where the toast we replace is on screen, for the transition from it.
+    private(set) var replacedRect: Rect?
+    /// The ticket ahead of us that we wait for.
+    private var watched: Window = 0
+    private let warn: (String) -> Void
+
+    init(display: XDisplay, tag: String?, warn: @escaping (String) -> Void) {
+        self.display = display
+        self.warn = warn
+        info = Ticket(pid: Int(getpid()), tag: tag)
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        ticket = XCreateWindow(
+            display.pointer, display.root, -1, -1, 1, 1, 0, 0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect), &attributes)
+        let bytes = info.encoded
+        XChangeProperty(
+            display.pointer, ticket, display.atoms.ticket, display.atoms.utf8String, 8, PropModeReplace, bytes, Int32(bytes.count))
+        XStoreName(display.pointer, ticket, "xtoast ticket")
+    }
+
+    deinit {
+        XDestroyWindow(display.pointer, ticket)
+    }
+
+    // MARK: Joining and leaving the queue
+
+    /// Joins the queue: at the end, or in the place of a live toast with the same tag.
+    func register() {
+        let dpy = display.pointer
+        let atoms = display.atoms
+        if info.tag != nil {
+            XGrabServer(dpy)
+            defer {
+                XUngrabServer(dpy)
+                XFlush(dpy)
+            }
+            let queue = display.readQueue()
+            if let (same, _) = display.liveTickets(in: queue).first(where: { $0.1.tag == info.tag }) {
+                // Whoever `same` was still to tell becomes ours to tell: a chain of quick
+                // replacements never leaves an old toast on screen.
+                let inherited = display.listProperty(same, atoms.replaces, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit) ?? []
+                replaces = [same] + inherited.filter { $0 != ticket && isAlive($0) }
+                replacedRect = replaces.lazy.compactMap(shownRect).first
+                display.setListProperty(ticket, atoms.replaces, type: Atom(XA_WINDOW), replaces)
+                writeQueue(TicketQueue.replacing(same, with: UInt(ticket), in: queue))
+                // One not yet on screen can go now; one on screen goes when ours is drawn.
+                for old in replaces where shownRect(old) == nil { send(.replaced, to: old) }
+                return
+            }
+            writeQueue(queue + [UInt(ticket)])
+            return
+        }
+        // Appending is one atomic request; it fails (BadMatch) only if someone wrote garbage.
+        let failed = display.trapErrors {
+            display.setListProperty(display.root, atoms.queue, type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
+        }
+        if !failed.isEmpty {
+            warn("ignored a malformed _XTOAST_QUEUE on the root window")
+            XGrabServer(dpy)
+            writeQueue(display.readQueue() + [UInt(ticket)])
+            XUngrabServer(dpy)
+            XFlush(dpy)
+        }
+    }
+
+    /// Leaves the queue and destroys the ticket, so that the next toast can show.
+    func leave() {
+        let dpy = display.pointer
+        XGrabServer(dpy)
+        let queue = display.readQueue()
+        let dead = Set(queue.prefix(while: { $0 != UInt(ticket) }).filter { !isAlive(Window($0)) })
+        writeQueue(TicketQueue.pruned(queue, removing: dead.union([UInt(ticket)])))
+        XUngrabServer(dpy)
+        XDestroyWindow(dpy, ticket)
+        XFlush(dpy)
+    }
+
+    // MARK: Whose turn it is
+
+    enum Turn: Equatable {
+        /// We are the first live ticket: show.
+        case mine
+        /// Someone is ahead: wait for the queue to change or that ticket to go.
+        case waiting
+        /// We are no longer in the queue (replaced, or the queue was cleared).
+        case dropped
+    }
+
+    /// Looks at the queue; while waiting, watches the ticket ahead so that its end (even by
+    /// SIGKILL) wakes us through a DestroyNotify.
+    func turn() -> Turn {
+        let queue = display.readQueue()
+        guard queue.contains(UInt(ticket)) else { return .dropped }
+        for entry in queue {
+            let window = Window(entry)
+            if window == ticket { return .mine }
+            // Select before checking: a ticket that dies after the check still sends the event.
+            if window != watched {
+                XSelectInput(display.pointer, window, StructureNotifyMask)
+                watched = window
+            }
+            if display.ticketInfo(window) != nil { return .waiting }
+        }
+        return .mine
+    }
+
+    /// Whether an event means the turn may have changed.
+    func affectsTurn(_ event: inout XEvent) -> Bool {
+        switch event.type {
+        case PropertyNotify: event.xproperty.window == display.root && event.xproperty.atom == display.atoms.queue
+        case DestroyNotify: event.xdestroywindow.window == watched && watched != 0
+        default: false
+        }
+    }
+
+    // MARK: Messages
+
+    /// A command sent to our ticket, if the event is one (malformed ones are ignored).
+    func command(in event: inout XEvent) -> Command? {
+        guard event.type == ClientMessage, event.xclient.window == ticket, event.xclient.message_type == display.atoms.command
+        else { return nil }
+        guard event.xclient.format == 32, let command = Command(rawValue: Int(event.xclient.data.l.0)) else {
+            warn("ignored a malformed _XTOAST_COMMAND message")
+            return nil
+        }
+        return command
+    }
+
+    /// Publishes where our toast is, once it is drawn, and tells the ones we replaced to go.
+    func announceShown(at box: Rect) {
+        display.setListProperty(
+            ticket, display.atoms.shown, type: Atom(XA_CARDINAL),
+            [UInt(bitPattern: box.x), UInt(bitPattern: box.y), UInt(box.width), UInt(box.height)])
+        for old in replaces { send(.replaced, to: old) }
+        replaces = []
+        XFlush(display.pointer)
+    }
+
+    func send(_ command: Command, to window: Window) { display.send(command, to: window) }
+
+    private func writeQueue(_ entries: [UInt]) {
+        if entries.isEmpty {
+            XDeleteProperty(display.pointer, display.root, display.atoms.queue)
+        } else {
+            display.setListProperty(display.root, display.atoms.queue, type: Atom(XA_WINDOW), entries)
+        }
+    }
+
+    private func isAlive(_ window: Window) -> Bool { display.ticketInfo(window) != nil }
+
+    /// Where a ticket's toast is on screen, if it is.
+    private func shownRect(_ window: Window) -> Rect? {
+        guard let v = display.listProperty(window, display.atoms.shown, type: Atom(XA_CARDINAL), limit: 4), v.count == 4,
+            v[2] > 0, v[2] < 1 << 15, v[3] > 0, v[3] < 1 << 15
+        else { return nil }
+        return Rect(x: Int(Int32(truncatingIfNeeded: v[0])), y: Int(Int32(truncatingIfNeeded: v[1])), width: Int(v[2]), height: Int(v[3]))
+    }
+}
+
+extension XDisplay {
+    /// The queue, or empty when absent or malformed.
+    public func readQueue() -> [UInt] {
+        let list = listProperty(root, atoms.queue, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit)
+        return TicketQueue.pruned(list ?? [], removing: [])
+    }
+
+    /// The live tickets among `entries`, in order, with what they say about themselves.
+    public func liveTickets(in entries: [UInt]) -> [(Window, Ticket)] {
+        entries.compactMap { entry in ticketInfo(Window(entry)).map { (Window(entry), $0) } }
+    }
+
+    /// A ticket's contents; nil when the window is gone, or is not an xtoast ticket (a dead
+    /// ticket's id may have been reused by some other window).
+    public func ticketInfo(_ window: Window) -> Ticket? {
+        guard let bytes = property(window, atoms.ticket, type: atoms.utf8String, format: 8, limit: Ticket.byteLimit)
+        else { return nil }
+        return Ticket(decoding: bytes)
+    }
+
+    /// Sends `command` to the live tickets that `select` picks from the queue; returns how many.
+    public func send(_ command: Command, selecting select: ([(Window, Ticket)]) -> [(Window, Ticket)]) -> Int {
+        let targets = select(liveTickets(in: readQueue()))
+        for (window, _) in targets { send(command, to: window) }
+        XSync(pointer, 0)
+        return targets.count
+    }
+
+    /// Sends `command` to a ticket window's owner.
+    func send(_ command: Command, to window: Window) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = window
+        event.xclient.message_type = atoms.command
+        event.xclient.format = 32
+        event.xclient.data.l.0 = command.rawValue
+        // No event mask: the event goes to the client that created the window.
+        XSendEvent(pointer, window, 0, 0, &event)
+    }
+}

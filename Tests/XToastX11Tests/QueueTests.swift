@@ -1,0 +1,218 @@
+import CX11
+import Foundation
+import Testing
+
+/// Toasts from many processes take turns through the X server (README: "Protocol").
+extension OnScreen {
+    @Suite struct Queue {
+        @Test func tenProcessesShowInStartOrderNeverTwoAtOnce() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            var toasts: [XToastProcess] = []
+            for i in 0..<10 {
+                // Long enough for the watcher, on a loaded machine, to read each window before it goes.
+                toasts.append(
+                    try XToastProcess(["--duration", "0.4", "--fade-in", "0", "--fade-out", "0", "Toast \(i)"], display: display))
+                usleep(20_000)
+            }
+            let events = try watcher.recordToasts(timeout: 30) { $0.filter { !$0.mapped }.count == 10 }
+            #expect(events.filter(\.mapped).map(\.pid) == toasts.map(\.child.pid))
+            // Maps and destroys alternate: the next appears only after the previous is gone.
+            #expect(events.map(\.mapped) == Array(repeating: [true, false], count: 10).flatMap { $0 })
+            for toast in toasts { #expect(try toast.wait().status == 0) }
+        }
+
+        @Test func aKilledProcessNeverBlocksTheOthers() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let showing = try XToastProcess(["--duration", "sticky", "Showing"], display: display)
+            _ = try watcher.waitForToasts()
+            let next = try XToastProcess(["--duration", "sticky", "--print-outcome", "Next"], display: display)
+            let waiting = try XToastProcess(["--duration", "sticky", "Waiting"], display: display)
+            let last = try XToastProcess(["--duration", "0.2", "--print-outcome", "Last"], display: display)
+            // Wait until all three are registered: the queue holds four tickets.
+            try waitForQueue(watcher, length: 4)
+
+            showing.signal(SIGKILL)
+            var killed = Date()
+            let nextWindow = try #require(try watcher.waitForToasts().first)
+            #expect(Date().timeIntervalSince(killed) < 0.3, "the next toast took \(Date().timeIntervalSince(killed)) s")
+            #expect(watcher.pid(nextWindow) == next.child.pid)
+
+            waiting.signal(SIGKILL)
+            #expect(try waiting.wait().status == 128 + SIGKILL)
+            next.signal(SIGUSR1)
+            killed = Date()
+            let lastWindow = try #require(try watcher.waitForToasts().first)
+            #expect(Date().timeIntervalSince(killed) < 0.3)
+            #expect(watcher.pid(lastWindow) == last.child.pid)
+            #expect(try next.wait().stdout == "dismissed\n")
+            #expect(try last.wait().stdout == "expired\n")
+            #expect(try showing.wait().status == 128 + SIGKILL)
+        }
+
+        @Test func twentyTagUpdatesInASecondLeaveOneToastWithTheLastText() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            var presses: [XToastProcess] = []
+            for volume in stride(from: 5, through: 100, by: 5) {
+                presses.append(
+                    try XToastProcess(["--tag", "volume", "--duration", "1.5", "--print-outcome", "Volume \(volume)%"], display: display))
+                usleep(50_000)
+            }
+            let last = try #require(presses.last)
+            for press in presses.dropLast() {
+                let result = try press.wait()
+                #expect(result.status == 0)
+                #expect(result.stdout == "replaced\n")
+            }
+            // Everyone else has gone: exactly one toast, the last one's.
+            let shown = watcher.mappedToasts()
+            #expect(shown.count == 1)
+            #expect(shown.first.flatMap(watcher.pid) == last.child.pid)
+            #expect(try last.wait().stdout == "expired\n")
+        }
+
+        @Test func actionExitsZeroWhenClickedAndTwoWhenNot() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let clicked = try XToastProcess(
+                ["--action", "--duration", "sticky", "--monitor", "L", "--print-outcome", "Install?"], display: display)
+            let window = try #require(try watcher.waitForToasts().first)
+            let frame = try #require(watcher.geometry(window))
+            try runTool(
+                "xdotool", ["mousemove", String(frame.x + frame.width / 2), String(frame.y + frame.height / 2), "click", "1"],
+                display: display)
+            let yes = try clicked.wait()
+            #expect(yes.status == 0)
+            #expect(yes.stdout == "action\n")
+
+            let expired = try XToastProcess.run(
+                ["--action", "--duration", "0", "--fade-out", "0", "--print-outcome", "Install?"], display: display)
+            #expect(expired.status == 2)
+            #expect(expired.stdout == "expired\n")
+        }
+
+        @Test func dismissAllEndsEveryWaitingProcess() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let toasts = try (0..<4).map {
+                try XToastProcess(["--duration", "sticky", "--print-outcome", "Toast \($0)"], display: display)
+            }
+            _ = try watcher.waitForToasts()
+            try waitForQueue(watcher, length: 4)
+            #expect(try XToastProcess.run(["--dismiss-all"], display: display).status == 0)
+            for toast in toasts {
+                let result = try toast.wait()
+                #expect(result.status == 0)
+                #expect(result.stdout == "dismissed\n")
+            }
+            #expect(watcher.mappedToasts().isEmpty)
+        }
+
+        @Test func dismissClosesTheToastOnScreenOrThoseWithATag() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let first = try XToastProcess(["--duration", "sticky", "--print-outcome", "First"], display: display)
+            _ = try watcher.waitForToasts()
+            let tagged = try XToastProcess(["--duration", "sticky", "--tag", "build", "--print-outcome", "Tagged"], display: display)
+            let other = try XToastProcess(["--duration", "sticky", "--print-outcome", "Other"], display: display)
+            try waitForQueue(watcher, length: 3)
+
+            #expect(try XToastProcess.run(["--dismiss", "--tag", "build"], display: display).status == 0)
+            #expect(try tagged.wait().stdout == "dismissed\n")
+            #expect(first.child.isRunning)
+            #expect(try XToastProcess.run(["--dismiss"], display: display).status == 0)
+            #expect(try first.wait().stdout == "dismissed\n")
+            let otherWindow = try #require(try watcher.waitForToasts().first)
+            #expect(watcher.pid(otherWindow) == other.child.pid)
+            other.signal(SIGUSR1)
+            #expect(try other.wait().stdout == "dismissed\n")
+        }
+
+        @Test func detachReturnsAtOnceAndTheToastStillShows() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let blocker = try XToastProcess(["--duration", "sticky", "Ahead"], display: display)
+            _ = try watcher.waitForToasts()
+            // Queued behind a sticky toast, --detach still returns at once.
+            let detached = try XToastProcess.run(["-b", "--duration", "0.2", "Later"], display: display, timeout: 5)
+            #expect(detached.status == 0)
+            blocker.signal(SIGTERM)
+            let later = try #require(try watcher.waitForToasts().first)
+            #expect(watcher.pid(later) != blocker.child.pid)
+            try watcher.waitForDestroy(later)
+        }
+
+        @Test func garbageFromOtherClientsIsSurvived() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            // The wrong type altogether.
+            let text = Array("garbage".utf8)
+            watcher.setRootProperty("_XTOAST_QUEUE", type: Atom(XA_STRING), format: 8, bytes: text, count: text.count)
+            var result = try XToastProcess.run(["--duration", "0", "--fade-out", "0", "After garbage"], display: display)
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("ignored a malformed _XTOAST_QUEUE"))
+
+            // Window ids that are not tickets: the root, a plain window, ids that do not exist,
+            // and a window whose ticket says nonsense.
+            let plain = watcher.mapPlainWindow((0, 0, 10, 10))
+            let fake = XCreateSimpleWindow(watcher.display, watcher.root, 0, 0, 1, 1, 0, 0, 0)
+            let nonsense = Array("v=1\npid=-4\ntag=\u{1}\n".utf8)
+            XChangeProperty(
+                watcher.display, fake, watcher.atom("_XTOAST_TICKET"), watcher.atom("UTF8_STRING"), 8, PropModeReplace, nonsense,
+                Int32(nonsense.count))
+            let ids: [UInt] = [UInt(watcher.root), UInt(plain), 0x7fff_fff0, 0, UInt(fake), 0xffff_ffff]
+            let bytes = ids.withUnsafeBytes { Array($0) }
+            watcher.setRootProperty("_XTOAST_QUEUE", type: Atom(XA_WINDOW), format: 32, bytes: bytes, count: ids.count)
+            defer {
+                XDestroyWindow(watcher.display, plain)
+                XDestroyWindow(watcher.display, fake)
+                XSync(watcher.display, 0)
+            }
+            result = try XToastProcess.run(["--duration", "0", "--fade-out", "0", "After fake tickets"], display: display)
+            #expect(result.status == 0, "\(result.stderr)")
+
+            // A malformed command sent to a live ticket is ignored.
+            let victim = try XToastProcess(["--duration", "sticky", "--print-outcome", "Target"], display: display)
+            _ = try watcher.waitForToasts()
+            let ticket = try #require(UInt(exactly: watcher.queue().last ?? 0))
+            var event = XEvent()
+            event.xclient.type = ClientMessage
+            event.xclient.window = Window(ticket)
+            event.xclient.message_type = watcher.atom("_XTOAST_COMMAND")
+            event.xclient.format = 32
+            event.xclient.data.l.0 = 9999
+            XSendEvent(watcher.display, Window(ticket), 0, 0, &event)
+            XSync(watcher.display, 0)
+            #expect(try XToastProcess.run(["--dismiss"], display: display).status == 0)
+            let ended = try victim.wait()
+            #expect(ended.stdout == "dismissed\n")
+            #expect(ended.stderr.contains("ignored a malformed _XTOAST_COMMAND"))
+            // Nothing is left behind.
+            #expect(watcher.queue().isEmpty)
+        }
+    }
+}
+
+/// Waits until `_XTOAST_QUEUE` lists `length` tickets, watching root property changes.
+func waitForQueue(_ watcher: XWatcher, length: Int, timeout: Double = 10) throws {
+    XSelectInput(watcher.display, watcher.root, SubstructureNotifyMask | PropertyChangeMask)
+    XSync(watcher.display, 0)
+    let deadline = Date().addingTimeInterval(timeout)
+    while watcher.queue().count != length {
+        guard watcher.nextEvent(timeout: deadline.timeIntervalSinceNow) != nil || Date() < deadline else {
+            throw TestFailure("the queue has \(watcher.queue().count) tickets, not \(length), after \(timeout) s")
+        }
+    }
+}
+
+extension XWatcher {
+    /// The ticket ids in `_XTOAST_QUEUE`, oldest first.
+    func queue() -> [UInt] {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(display, root, atom("_XTOAST_QUEUE"), 0, 1024, 0, Atom(XA_WINDOW), &type, &format, &count, &remaining, &data)
+                == Success,
+            let data, format == 32
+        else { return [] }
+        defer { XFree(data) }
+        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
+    }
+}
