@@ -6,6 +6,9 @@ public enum Position: String, CaseIterable, Sendable {
 
     enum Anchor { case start, middle, end }
 
+    /// Which way stacked toasts line up from this position: +1 downwards, -1 upwards.
+    public var stackDirection: Int { vertical == .end ? -1 : 1 }
+
     var horizontal: Anchor {
         switch self {
         case .topLeft, .bottomLeft: .start

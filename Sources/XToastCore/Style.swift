@@ -33,6 +33,10 @@ public struct Style: Equatable, Sendable {
     public var easing: TimingCurve
     /// Seconds a toast takes to move and resize into the place of one with the same tag (`--tag`).
     public var replaceDuration: Double
+    /// Space between stacked toasts, logical pixels (`--stack`).
+    public var stackGap: Double
+    /// Seconds stacked toasts take to close the gap one leaves (`--stack`).
+    public var stackSlideDuration: Double
 
     /// The default look: the "toast" design (an iOS WToast), to its numbers.
     public static let toast = Style(
@@ -51,7 +55,9 @@ public struct Style: Equatable, Sendable {
         fadeIn: 0.2,
         fadeOut: 0.8,
         easing: .easeInOut,
-        replaceDuration: 0.25)
+        replaceDuration: 0.25,
+        stackGap: 8,
+        stackSlideDuration: 0.25)
 
     /// The monitor width `--render-png` lays out for, having no monitor (device pixels).
     public static let headlessMonitorWidth = 1920

@@ -11,16 +11,24 @@ public struct Ticket: Equatable, Sendable {
 
     public var pid: Int
     public var tag: String?
+    /// For a scheduled toast: when it is due, in seconds since 1970 (UTC).
+    public var at: Int?
+    /// For a stacked toast (`--stack`): the position it stacks at.
+    public var stack: Position?
 
-    public init(pid: Int, tag: String?) {
+    public init(pid: Int, tag: String?, at: Int? = nil, stack: Position? = nil) {
         self.pid = pid
         self.tag = tag
+        self.at = at
+        self.stack = stack
     }
 
     /// The property value: `v=1\npid=123\ntag=volume\n`.
     public var encoded: [UInt8] {
         var text = "v=\(Ticket.version)\npid=\(pid)\n"
         if let tag { text += "tag=\(tag)\n" }
+        if let at { text += "at=\(at)\n" }
+        if let stack { text += "stack=\(stack.rawValue)\n" }
         return Array(text.utf8)
     }
 
@@ -31,26 +39,39 @@ public struct Ticket: Equatable, Sendable {
         var version: Int?
         var pid: Int?
         var tag: String?
+        var at: Int?
+        var stack: Position?
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            guard let equals = line.firstIndex(of: "=") else { return nil }
-            let key = line[..<equals]
-            let value = String(line[line.index(after: equals)...])
+            // By scalar, not by Character: a tag may start with a combining mark or a joiner,
+            // which would fuse with the "=" into one Character and hide it.
+            let scalars = line.unicodeScalars
+            guard let equals = scalars.firstIndex(of: "=") else { return nil }
+            let key = String(scalars[..<equals])
+            let value = String(scalars[scalars.index(after: equals)...])
             switch key {
             case "v": version = Int(value)
             case "pid": pid = Int(value)
             case "tag":
                 guard Ticket.isValidTag(value) else { return nil }
                 tag = value
+            case "at":
+                guard let seconds = Int(value), seconds >= 0 else { return nil }
+                at = seconds
+            case "stack":
+                guard let position = Position(rawValue: value) else { return nil }
+                stack = position
             default: continue  // a later version's key: ignored, not fatal
             }
         }
         guard version == Ticket.version, let pid, pid > 0 else { return nil }
-        self.init(pid: pid, tag: tag)
+        self.init(pid: pid, tag: tag, at: at, stack: stack)
     }
 
-    /// A tag is 1 to 256 characters, no control characters (it is written one per line).
+    /// A tag is 1 to 256 bytes of UTF-8 without control characters (C0, DEL or C1): it is
+    /// written one per line.
     public static func isValidTag(_ tag: String) -> Bool {
-        !tag.isEmpty && tag.utf8.count <= tagLimit && !tag.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f }
+        !tag.isEmpty && tag.utf8.count <= tagLimit
+            && !tag.unicodeScalars.contains { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }
     }
 }
 
@@ -68,7 +89,7 @@ public enum TicketQueue {
     /// More entries than this mean someone wrote garbage: the list is cut.
     public static let entryLimit = 1024
 
-    /// The queue without `id`, without entries found dead, and without duplicates.
+    /// The queue without the `removed` entries, without 0, without duplicates, and cut at `entryLimit`.
     public static func pruned(_ entries: [UInt], removing removed: Set<UInt>) -> [UInt] {
         var seen = Set<UInt>()
         return entries.prefix(entryLimit).filter { $0 != 0 && !removed.contains($0) && seen.insert($0).inserted }

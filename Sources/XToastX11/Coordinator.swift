@@ -23,10 +23,17 @@ final class Coordinator {
     private var watched: Window = 0
     private let warn: (String) -> Void
 
-    init(display: XDisplay, tag: String?, warn: @escaping (String) -> Void) {
+    /// Whether our ticket is in `_XTOAST_QUEUE`, or in `_XTOAST_SCHEDULED`.
+    private var inQueue = false
+    private var inSchedule = false
+    private var inStack = false
+    /// The stacked tickets before ours that we watch for appearing, resizing and leaving.
+    private var watchedStack = Set<Window>()
+
+    init(display: XDisplay, tag: String?, at: Int?, stack: Position?, warn: @escaping (String) -> Void) {
         self.display = display
         self.warn = warn
-        info = Ticket(pid: Int(getpid()), tag: tag)
+        info = Ticket(pid: Int(getpid()), tag: tag, at: at, stack: stack)
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1
         ticket = XCreateWindow(
@@ -47,6 +54,7 @@ final class Coordinator {
     func register() {
         let dpy = display.pointer
         let atoms = display.atoms
+        inQueue = true
         if info.tag != nil {
             XGrabServer(dpy)
             defer {
@@ -69,28 +77,89 @@ final class Coordinator {
             writeQueue(queue + [UInt(ticket)])
             return
         }
-        // Appending is one atomic request; it fails (BadMatch) only if someone wrote garbage.
+        append(to: atoms.queue, named: "_XTOAST_QUEUE")
+    }
+
+    /// Appends our ticket to a root list in one atomic request. It fails (BadMatch) only if
+    /// someone wrote garbage there, which is then replaced.
+    private func append(to list: Atom, named name: String) {
         let failed = display.trapErrors {
-            display.setListProperty(display.root, atoms.queue, type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
+            display.setListProperty(display.root, list, type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
         }
-        if !failed.isEmpty {
-            warn("ignored a malformed _XTOAST_QUEUE on the root window")
-            XGrabServer(dpy)
-            writeQueue(display.readQueue() + [UInt(ticket)])
-            XUngrabServer(dpy)
-            XFlush(dpy)
+        guard !failed.isEmpty else { return }
+        warn("ignored a malformed \(name) on the root window")
+        XGrabServer(display.pointer)
+        writeList(list, display.readList(list) + [UInt(ticket)])
+        XUngrabServer(display.pointer)
+        XFlush(display.pointer)
+    }
+
+    /// Waits out a `--in`/`--at` delay in `_XTOAST_SCHEDULED`, where `--cancel-scheduled` finds it.
+    func joinSchedule() {
+        inSchedule = true
+        append(to: display.atoms.scheduled, named: "_XTOAST_SCHEDULED")
+    }
+
+    func leaveSchedule() {
+        guard inSchedule else { return }
+        inSchedule = false
+        removeTicket(from: display.atoms.scheduled)
+    }
+
+    /// Shows alongside the others instead of waiting (`--stack`), listed in `_XTOAST_STACK`.
+    func joinStack() {
+        inStack = true
+        append(to: display.atoms.stack, named: "_XTOAST_STACK")
+    }
+
+    /// The heights of the stacked toasts before ours at the same position on `monitor`, oldest
+    /// first. Watches them, so that one appearing, resizing or leaving wakes us.
+    func stackedHeights(on monitor: Rect) -> [Int] {
+        var heights: [Int] = []
+        for entry in display.readList(display.atoms.stack) {
+            let window = Window(entry)
+            if window == ticket { break }
+            if watchedStack.insert(window).inserted {
+                XSelectInput(display.pointer, window, StructureNotifyMask | PropertyChangeMask)
+            }
+            guard let other = display.ticketInfo(window), other.stack == info.stack, let rect = shownRect(window),
+                monitor.contains(rect)
+            else { continue }
+            heights.append(rect.height)
+        }
+        return heights
+    }
+
+    /// Whether an event means the stacked toasts before ours may have changed.
+    func affectsStack(_ event: inout XEvent) -> Bool {
+        switch event.type {
+        case PropertyNotify:
+            (event.xproperty.window == display.root && event.xproperty.atom == display.atoms.stack)
+                || (watchedStack.contains(event.xproperty.window) && event.xproperty.atom == display.atoms.shown)
+        case DestroyNotify: watchedStack.remove(event.xdestroywindow.window) != nil
+        default: false
         }
     }
 
-    /// Leaves the queue and destroys the ticket, so that the next toast can show.
+    /// Leaves the queue and the schedule and destroys the ticket, so that the next toast can show.
     func leave() {
+        leaveSchedule()
+        if inStack { removeTicket(from: display.atoms.stack) }
+        inStack = false
+        if inQueue { removeTicket(from: display.atoms.queue) }
+        inQueue = false
+        XDestroyWindow(display.pointer, ticket)
+        XFlush(display.pointer)
+    }
+
+    /// Rewrites a root list without our ticket and without the dead entries ahead of it.
+    private func removeTicket(from list: Atom) {
         let dpy = display.pointer
         XGrabServer(dpy)
-        let queue = display.readQueue()
-        let dead = Set(queue.prefix(while: { $0 != UInt(ticket) }).filter { !isAlive(Window($0)) })
-        writeQueue(TicketQueue.pruned(queue, removing: dead.union([UInt(ticket)])))
+        let entries = display.readList(list)
+        let dead = Set(entries.prefix(while: { $0 != UInt(ticket) }).filter { !isAlive(Window($0)) })
+        writeList(list, TicketQueue.pruned(entries, removing: dead.union([UInt(ticket)])))
         XUngrabServer(dpy)
-        XDestroyWindow(dpy, ticket)
         XFlush(dpy)
     }
 
@@ -157,11 +226,13 @@ final class Coordinator {
 
     func send(_ command: Command, to window: Window) { display.send(command, to: window) }
 
-    private func writeQueue(_ entries: [UInt]) {
+    private func writeQueue(_ entries: [UInt]) { writeList(display.atoms.queue, entries) }
+
+    private func writeList(_ list: Atom, _ entries: [UInt]) {
         if entries.isEmpty {
-            XDeleteProperty(display.pointer, display.root, display.atoms.queue)
+            XDeleteProperty(display.pointer, display.root, list)
         } else {
-            display.setListProperty(display.root, display.atoms.queue, type: Atom(XA_WINDOW), entries)
+            display.setListProperty(display.root, list, type: Atom(XA_WINDOW), entries)
         }
     }
 
@@ -178,9 +249,12 @@ final class Coordinator {
 
 extension XDisplay {
     /// The queue, or empty when absent or malformed.
-    public func readQueue() -> [UInt] {
-        let list = listProperty(root, atoms.queue, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit)
-        return TicketQueue.pruned(list ?? [], removing: [])
+    public func readQueue() -> [UInt] { readList(atoms.queue) }
+
+    /// A root list of tickets (`_XTOAST_QUEUE`, `_XTOAST_SCHEDULED`); empty when absent or malformed.
+    public func readList(_ list: Atom) -> [UInt] {
+        let entries = listProperty(root, list, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit)
+        return TicketQueue.pruned(entries ?? [], removing: [])
     }
 
     /// The live tickets among `entries`, in order, with what they say about themselves.
@@ -197,8 +271,8 @@ extension XDisplay {
     }
 
     /// Sends `command` to the live tickets that `select` picks from the queue; returns how many.
-    public func send(_ command: Command, selecting select: ([(Window, Ticket)]) -> [(Window, Ticket)]) -> Int {
-        let targets = select(liveTickets(in: readQueue()))
+    public func send(_ command: Command, in list: Atom? = nil, selecting select: ([(Window, Ticket)]) -> [(Window, Ticket)]) -> Int {
+        let targets = select(liveTickets(in: readList(list ?? atoms.queue)))
         for (window, _) in targets { send(command, to: window) }
         XSync(pointer, 0)
         return targets.count

@@ -14,11 +14,17 @@ public struct ToastRequest: Sendable {
     public var displayName: String?
     /// A toast with the same tag replaces this one in place instead of queueing (`--tag`).
     public var tag: String?
+    /// Now, or later (`--in`, `--at`).
+    public var delivery: Delivery
+    /// Show alongside the toasts on screen, stacked from the edge, instead of waiting (`--stack`).
+    public var stack: Bool
 
     public init(
         message: String, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
-        displayName: String?, tag: String?
+        displayName: String?, tag: String?, delivery: Delivery = .now, stack: Bool = false
     ) {
+        self.delivery = delivery
+        self.stack = stack
         self.message = message
         self.style = style
         self.duration = duration
@@ -47,7 +53,14 @@ public final class ToastSession {
         let display = try XDisplay(name: request.displayName)
         self.display = display
         _ = try Self.monitors(for: request.monitor, on: display)
-        coordinator = Coordinator(display: display, tag: request.tag, warn: warn)
+        let at: Int?
+        switch request.delivery {
+        case .at(let instant): at = Int(instant)
+        case .after(let seconds): at = Int(Wakeups.wallClock() + seconds)
+        case .now: at = nil
+        }
+        coordinator = Coordinator(
+            display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil, warn: warn)
     }
 
     /// Frames per second when RandR does not know the monitor's refresh rate.
@@ -59,14 +72,24 @@ public final class ToastSession {
         let dpy = display.pointer
         // Queue changes arrive as PropertyNotify on the root.
         XSelectInput(dpy, display.root, PropertyChangeMask)
-        coordinator.register()
-        XSync(dpy, 0)
-        queued()
         defer { coordinator.leave() }
+        if request.delivery != .now {
+            try wakeups.schedule(request.delivery)
+            coordinator.joinSchedule()
+            XSync(dpy, 0)
+            queued()
+            if let ending = waitUntilDue() { return ending }
+            coordinator.leaveSchedule()
+            join()
+        } else {
+            join()
+            queued()
+        }
 
         var showing: Showing?
         var outcome: Outcome?
         var turnMayHaveChanged = true
+        var stackMayHaveChanged = false
         var event = XEvent()
         while outcome == nil {
             // Drain everything Xlib has queued or can read before deciding anything: a reply
@@ -75,6 +98,8 @@ public final class ToastSession {
                 XNextEvent(dpy, &event)
                 if let command = coordinator.command(in: &event) {
                     outcome = command == .dismiss ? .dismissed : .replaced
+                } else if request.stack && coordinator.affectsStack(&event) {
+                    stackMayHaveChanged = true
                 } else if coordinator.affectsTurn(&event) {
                     turnMayHaveChanged = true
                 } else if let showing, let ending = showing.handle(&event) {
@@ -82,13 +107,20 @@ public final class ToastSession {
                 }
             }
             if outcome != nil { break }
-            if showing == nil && turnMayHaveChanged {
+            if showing == nil && request.stack {
+                // A stacked toast does not wait for a turn.
+                showing = try show()
+            } else if showing == nil && turnMayHaveChanged {
                 turnMayHaveChanged = false
                 switch coordinator.turn() {
                 case .mine: showing = try show()
                 case .dropped: outcome = .replaced
                 case .waiting: break
                 }
+            }
+            if let showing, stackMayHaveChanged {
+                stackMayHaveChanged = false
+                showing.restack(shifts: showing.monitors.map(stackShift), now: Wakeups.now())
             }
             if let current = showing {
                 if let ending = current.step(now: Wakeups.now(), announce: coordinator.announceShown) {
@@ -111,6 +143,39 @@ public final class ToastSession {
         return outcome!
     }
 
+    /// Joins the stack or the queue.
+    private func join() {
+        if request.stack { coordinator.joinStack() } else { coordinator.register() }
+        XSync(display.pointer, 0)
+    }
+
+    /// How far a stacked toast on `monitor` sits from its own place: past the ones before it.
+    private func stackShift(on monitor: Monitor) -> Int {
+        guard request.stack else { return 0 }
+        let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
+        let gap = Int((request.style.stackGap * scale).rounded())
+        return Stack.shift(after: coordinator.stackedHeights(on: monitor.rect), gap: gap)
+    }
+
+    /// Sleeps until a scheduled toast is due (nil), cancelled or signalled (its outcome).
+    private func waitUntilDue() -> Outcome? {
+        let dpy = display.pointer
+        var event = XEvent()
+        while true {
+            while XPending(dpy) > 0 {
+                XNextEvent(dpy, &event)
+                if coordinator.command(in: &event) != nil { return .dismissed }
+            }
+            for wake in wakeups.wait(connection: display.fileDescriptor) {
+                switch wake {
+                case .signal(let number): return number == SIGUSR1 ? .dismissed : .signalled(number)
+                case .due: return nil
+                case .connection, .timer: break
+                }
+            }
+        }
+    }
+
     /// Places the toast on its monitor(s) and maps its window(s).
     private func show() throws(X11Error) -> Showing {
         let style = request.style
@@ -129,11 +194,14 @@ public final class ToastSession {
         } else {
             motion = style.motion
         }
-        let windows = try targets.map { monitor throws(X11Error) in
+        let direction = style.position.stackDirection
+        let shifts = targets.map(stackShift)
+        let windows = try zip(targets, shifts).map { monitor, shift throws(X11Error) in
             let metrics = ToastMetrics(style: style, scale: scale, monitorWidth: monitor.rect.width)
             let painter = ToastPainter(message: request.message, style: style, metrics: metrics)
+            let offset = Point(x: metrics.offset.x, y: metrics.offset.y + direction * shift)
             let origin = Placement.origin(
-                for: painter.boxSize, on: monitor.rect, position: style.position, margin: metrics.margin, offset: metrics.offset)
+                for: painter.boxSize, on: monitor.rect, position: style.position, margin: metrics.margin, offset: offset)
             // The move from the old box never crosses monitors.
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
@@ -145,8 +213,9 @@ public final class ToastSession {
         // Windows mapped or raised over ours arrive as SubstructureNotify on the root.
         XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
         let showing = Showing(
-            display: display, windows: windows, timeline: Timeline(motion: motion, hold: hold), frameInterval: frameInterval,
-            compositorEvent: compositorEvent)
+            display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
+            slideDuration: style.stackSlideDuration, timeline: Timeline(motion: motion, hold: hold),
+            frameInterval: frameInterval, compositorEvent: compositorEvent)
         windows.forEach { $0.map() }
         return showing
     }
@@ -176,6 +245,13 @@ public final class ToastSession {
 private final class Showing {
     let display: XDisplay
     let windows: [ToastWindow]
+    let monitors: [Monitor]
+    /// Per window, the stack shift it was placed with, and its move towards a new one.
+    private let placedShifts: [Int]
+    private var slides: [Slide?]
+    /// +1 when stacked toasts grow downwards (top, center), -1 upwards (bottom).
+    private let direction: Int
+    private let slideDuration: Double
     let timeline: Timeline
     let frameInterval: Double
     let compositorEvent: Int32?
@@ -184,9 +260,17 @@ private final class Showing {
     private var nextFrame: Double? = 0
     private var announced = false
 
-    init(display: XDisplay, windows: [ToastWindow], timeline: Timeline, frameInterval: Double, compositorEvent: Int32?) {
+    init(
+        display: XDisplay, windows: [ToastWindow], monitors: [Monitor], shifts: [Int], direction: Int, slideDuration: Double,
+        timeline: Timeline, frameInterval: Double, compositorEvent: Int32?
+    ) {
         self.display = display
         self.windows = windows
+        self.monitors = monitors
+        placedShifts = shifts
+        slides = shifts.map { _ in nil }
+        self.direction = direction
+        self.slideDuration = slideDuration
         self.timeline = timeline
         self.frameInterval = frameInterval
         self.compositorEvent = compositorEvent
@@ -194,8 +278,25 @@ private final class Showing {
 
     /// When the loop must wake next (monotonic seconds), nil to sleep until an event.
     var nextWake: Double? {
-        guard let start, let nextFrame else { return nil }
-        return start + nextFrame
+        guard let start else { return nil }
+        let timelineWake = nextFrame.map { start + $0 }
+        guard let lastMove = movingUntil else { return timelineWake }
+        let slideWake = min(Wakeups.now() + frameInterval, lastMove)
+        return min(timelineWake ?? slideWake, slideWake)
+    }
+
+    /// When the last running slide ends, nil when none runs.
+    private var movingUntil: Double? {
+        slides.compactMap { $0 }.map { $0.start + $0.duration }.max()
+    }
+
+    /// Moves each window towards its new stack shift (a toast before it left or changed).
+    func restack(shifts: [Int], now: Double) {
+        for (i, shift) in shifts.enumerated() {
+            let current = slides[i]?.value(at: now) ?? placedShifts[i]
+            guard shift != (slides[i]?.to ?? placedShifts[i]) else { continue }
+            slides[i] = Slide(from: current, to: shift, start: now, duration: slideDuration, curve: .easeOut)
+        }
     }
 
     /// Reacts to an event; returns an outcome when the event ends the toast.
@@ -229,6 +330,14 @@ private final class Showing {
     /// Draws the frame due at `now`, if any; returns `.expired` once the timeline has ended.
     func step(now: Double, announce: (Rect) -> Void) -> Outcome? {
         guard let start else { return nil }
+        for (i, slide) in slides.enumerated() {
+            guard let slide else { continue }
+            windows[i].move(by: direction * (slide.value(at: now) - placedShifts[i]))
+            if slide.isFinished(at: now) {
+                slides[i] = nil
+                announce(windows[i].currentBox)
+            }
+        }
         let elapsed = now - start
         if timeline.phase(at: elapsed) == .finished { return .expired }
         let frameDue = nextFrame.map { elapsed >= $0 } ?? false
@@ -240,7 +349,7 @@ private final class Showing {
         }
         if !announced {
             announced = true
-            announce(windows[0].box)
+            announce(windows[0].currentBox)
         }
         // Frames only while something moves; while holding, sleep until the exit.
         nextFrame =

@@ -158,6 +158,18 @@ final class ToastWindow {
         XShapeCombineRectangles(display.pointer, window, kind, 0, 0, &xRects, Int32(xRects.count), ShapeSet, Unsorted)
     }
 
+    /// How far the window has moved down from where it was made (stacked toasts close gaps).
+    private(set) var verticalShift = 0
+
+    /// The box where it is now, in root coordinates.
+    var currentBox: Rect { Rect(x: box.x, y: box.y + verticalShift, width: box.width, height: box.height) }
+
+    func move(by dy: Int) {
+        guard dy != verticalShift else { return }
+        verticalShift = dy
+        XMoveWindow(display.pointer, window, Int32(frame.x), Int32(frame.y + dy))
+    }
+
     func map() { XMapRaised(display.pointer, window) }
     func raise() { XRaiseWindow(display.pointer, window) }
 

@@ -1,11 +1,14 @@
 import CX11
 import Glibc
+import XToastCore
 
 /// The only places the main loop waits on: the X connection, signals (read from a signalfd,
 /// so no code ever runs inside a signal handler) and one absolute monotonic timer.
 public final class Wakeups {
     public let signalDescriptor: Int32
     private let timerDescriptor: Int32
+    /// The delivery time of a scheduled toast, on its own clock; -1 until one is set.
+    private var scheduleDescriptor: Int32 = -1
 
     /// The signals xtoast handles: they are blocked from delivery here and read in the loop.
     public static let handledSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1]
@@ -27,6 +30,36 @@ public final class Wakeups {
     deinit {
         close(signalDescriptor)
         close(timerDescriptor)
+        if scheduleDescriptor >= 0 { close(scheduleDescriptor) }
+    }
+
+    /// Arms the delivery timer. `--at` uses CLOCK_REALTIME with an absolute deadline: the
+    /// kernel fires it when the wall clock reaches that instant, however the clock is set in
+    /// between, and at once on resume if it passed while the machine slept. `--in` counts on
+    /// CLOCK_BOOTTIME, which runs during sleep and is not moved by clock changes.
+    func schedule(_ delivery: Delivery) throws(X11Error) {
+        let clock: Int32
+        let deadline: Double
+        switch delivery {
+        case .now: return
+        case .after(let seconds):
+            clock = CLOCK_BOOTTIME
+            var ts = timespec()
+            clock_gettime(CLOCK_BOOTTIME, &ts)
+            deadline = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 + seconds
+        case .at(let instant):
+            clock = CLOCK_REALTIME
+            deadline = instant
+        }
+        scheduleDescriptor = timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard scheduleDescriptor >= 0 else { throw .system("cannot create a timer: \(Wakeups.errnoText)") }
+        var spec = itimerspec()
+        spec.it_value = Wakeups.timespecFrom(max(deadline, 1e-6))
+        timerfd_settime(scheduleDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    private static func timespecFrom(_ seconds: Double) -> Glibc.timespec {
+        Glibc.timespec(tv_sec: Int(seconds.rounded(.down)), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
     }
 
     /// Seconds on the monotonic clock, which neither jumps nor stops with the wall clock.
@@ -36,15 +69,18 @@ public final class Wakeups {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
+    /// Seconds since 1970 on the wall clock.
+    public static func wallClock() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
     /// Sets the timer to fire at `deadline` (monotonic seconds), or disarms it for nil.
     /// timerfd wakes within ~0.1 ms; a poll timeout in milliseconds is ~0.7 ms late.
     func arm(at deadline: Double?) {
         var spec = itimerspec()
-        if let deadline {
-            let clamped = max(deadline, 1e-6)
-            spec.it_value.tv_sec = Int(clamped.rounded(.down))
-            spec.it_value.tv_nsec = Int((clamped - clamped.rounded(.down)) * 1e9)
-        }
+        if let deadline { spec.it_value = Wakeups.timespecFrom(max(deadline, 1e-6)) }
         timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
@@ -52,6 +88,8 @@ public final class Wakeups {
         case connection
         case signal(Int32)
         case timer
+        /// A scheduled toast is due.
+        case due
     }
 
     /// Blocks until the X connection is readable, a signal arrives or the timer fires.
@@ -60,6 +98,7 @@ public final class Wakeups {
             pollfd(fd: connection, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: timerDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: scheduleDescriptor, events: Int16(POLLIN), revents: 0),
         ]
         while poll(&fds, nfds_t(fds.count), -1) < 0 {
             guard errno == EINTR else { return [.connection] }
@@ -72,6 +111,13 @@ public final class Wakeups {
             var expirations: UInt64 = 0
             _ = read(timerDescriptor, &expirations, 8)
             events.append(.timer)
+        }
+        if fds[3].revents != 0 {
+            var expirations: UInt64 = 0
+            _ = read(scheduleDescriptor, &expirations, 8)
+            close(scheduleDescriptor)
+            scheduleDescriptor = -1
+            events.append(.due)
         }
         return events
     }

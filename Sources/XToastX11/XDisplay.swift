@@ -149,14 +149,14 @@ public struct Atoms {
     public let windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar: Atom
     public let activeWindow, wmPid, wmName, utf8String, compositorSelection: Atom
     /// The coordination protocol's own atoms (see the README's "Protocol").
-    public let queue, ticket, shown, replaces, command: Atom
+    public let queue, ticket, shown, replaces, command, scheduled, stack: Atom
 
     init(display: OpaquePointer, screen: Int32) {
         let names = [
             "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE", "_NET_WM_STATE_ABOVE",
             "_NET_WM_STATE_SKIP_TASKBAR", "_NET_ACTIVE_WINDOW", "_NET_WM_PID", "_NET_WM_NAME", "UTF8_STRING",
             "_NET_WM_CM_S\(screen)", "_XTOAST_QUEUE", "_XTOAST_TICKET", "_XTOAST_SHOWN", "_XTOAST_REPLACES",
-            "_XTOAST_COMMAND",
+            "_XTOAST_COMMAND", "_XTOAST_SCHEDULED", "_XTOAST_STACK",
         ]
         var atoms = [Atom](repeating: 0, count: names.count)
         var cNames = names.map { strdup($0) }
@@ -166,5 +166,6 @@ public struct Atoms {
             (atoms[0], atoms[1], atoms[2], atoms[3], atoms[4])
         (activeWindow, wmPid, wmName, utf8String, compositorSelection) = (atoms[5], atoms[6], atoms[7], atoms[8], atoms[9])
         (queue, ticket, shown, replaces, command) = (atoms[10], atoms[11], atoms[12], atoms[13], atoms[14])
+        (scheduled, stack) = (atoms[15], atoms[16])
     }
 }

@@ -131,6 +131,9 @@ struct Options: ParsableCommand {
         help: ArgumentHelp("A toast with the same tag, on screen or waiting, is replaced in place instead of queued.", valueName: "name"))
     var tag: String?
 
+    @Flag(help: "Show alongside the toasts on screen, stacked from the edge, instead of waiting for them.")
+    var stack = false
+
     @Flag(help: "A click means yes: exit 0 when clicked, 2 when it expired or was dismissed or replaced.")
     var action = false
 
@@ -138,6 +141,24 @@ struct Options: ParsableCommand {
         name: [.customShort("b"), .customLong("detach")],
         help: "Return at once, as soon as the toast is queued; it shows from a detached process.")
     var detach = false
+
+    @Option(
+        name: .customLong("in"), parsing: .unconditional,
+        help: ArgumentHelp("Show it after a delay: 90s, 25m, 1h30m, 2d.", valueName: "delay"))
+    var delay: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show it at a time: 14:00 (the next one), 2026-12-01T09:00.", valueName: "time"))
+    var at: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The time zone of --at, like Europe/London (default: the local one).", valueName: "zone"))
+    var tz: String?
+
+    @Flag(
+        name: .customLong("cancel-scheduled"),
+        help: "Cancel the toasts waiting for their --in/--at time (with --tag: those with that tag) and exit.")
+    var cancelScheduled = false
 
     @Flag(help: "Close the toast on screen (with --tag: every toast with that tag) and exit.")
     var dismiss = false

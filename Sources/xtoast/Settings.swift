@@ -11,6 +11,7 @@ struct Settings {
     var duration = DisplayDuration.automatic
     var monitor = MonitorChoice.pointer
     var scale: Double?
+    var delivery = Delivery.now
 
     init(_ options: Options) throws(UsageError) {
         guard let duration = DisplayDuration(parsing: options.duration) else {
@@ -63,8 +64,30 @@ struct Settings {
         if let tag = options.tag, !Ticket.isValidTag(tag) {
             throw UsageError(message: "invalid tag \"\(tag)\": expected 1 to \(Ticket.tagLimit) bytes without control characters")
         }
-        if options.dismiss && options.dismissAll {
-            throw UsageError(message: "--dismiss and --dismiss-all cannot be used together")
+        let modes = [options.dismiss, options.dismissAll, options.cancelScheduled].filter { $0 }.count
+        if modes > 1 {
+            throw UsageError(message: "--dismiss, --dismiss-all and --cancel-scheduled cannot be used together")
+        }
+        delivery = try Settings.delivery(options)
+    }
+
+    private static func delivery(_ options: Options) throws(UsageError) -> Delivery {
+        switch (options.delay, options.at) {
+        case (nil, nil):
+            if options.tz != nil { throw UsageError(message: "--tz goes with --at") }
+            return .now
+        case (let text?, nil):
+            guard let seconds = Schedule.delay(parsing: text) else {
+                throw UsageError(message: "invalid delay \"\(text)\": expected a duration like 90s, 25m, 1h30m or 2d (at most a year)")
+            }
+            return .after(seconds)
+        case (nil, let text?):
+            guard let time = Schedule.wallTime(parsing: text) else {
+                throw UsageError(message: "invalid time \"\(text)\": expected HH:MM[:SS] or YYYY-MM-DDTHH:MM[:SS]")
+            }
+            return .at(try WallClock.instant(of: time, zone: options.tz, now: WallClock.now()))
+        case (_?, _?):
+            throw UsageError(message: "--in and --at cannot be used together")
         }
     }
 

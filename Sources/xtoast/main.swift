@@ -53,14 +53,14 @@ do {
     die(error.message, status: ExitStatus.usage)
 }
 
-if options.dismiss || options.dismissAll {
+if options.dismiss || options.dismissAll || options.cancelScheduled {
     do {
         let display = try XDisplay(name: options.display)
         let tag = options.tag
-        _ = display.send(.dismiss) { tickets in
-            if options.dismissAll { return tickets }
+        let list = options.cancelScheduled ? display.atoms.scheduled : display.atoms.queue
+        _ = display.send(.dismiss, in: list) { tickets in
             if let tag { return tickets.filter { $0.1.tag == tag } }
-            return Array(tickets.prefix(1))
+            return options.dismiss ? Array(tickets.prefix(1)) : tickets
         }
     } catch {
         die(error.description, status: ExitStatus.failure)
@@ -93,7 +93,8 @@ do {
     let wakeups = try Wakeups()
     let request = ToastRequest(
         message: message, style: settings.style, duration: settings.duration, monitor: settings.monitor,
-        scale: settings.scale, displayName: options.display, tag: options.tag)
+        scale: settings.scale, displayName: options.display, tag: options.tag, delivery: settings.delivery,
+        stack: options.stack)
     // The session (and with it the window and the connection) is gone before the exit below.
     outcome = try ToastSession(request, wakeups: wakeups, warn: warn).run(queued: {
         if options.detach { Detach.now() }

@@ -198,6 +198,67 @@ struct TimelineTests {
         #expect(motion.maximumScale == expected)
     }
 
+    /// Takes the place of a toast with the same tag, then leaves like the toast design.
+    static let takeOver = Timeline(motion: .replacing(over: 0.25, curve: .easeOut, exit: toastFade.exit), hold: 1)
+
+    @Test("A replacement is fully shown from its first frame to the start of its exit: no fade-in")
+    func replacementShownAtOnce() {
+        let t = Self.takeOver
+        #expect(close(t.entranceDuration, 0.25))
+        #expect(close(t.exitStart!, 1.25))
+        for step in 0...125 {
+            let appearance = t.appearance(at: Double(step) / 100)
+            #expect(appearance.opacity == 1, "at \(Double(step) / 100)")
+            #expect(appearance.scale == 1)
+        }
+        #expect(t.motion.maximumScale == 1)
+    }
+
+    @Test("A replacement's box moves from the old toast's place to its own over 0.25 s, never back")
+    func replacementMorph() {
+        let t = Self.takeOver
+        #expect(t.appearance(at: 0).morph == 0)
+        #expect(t.phase(at: 0.1) == .entering)
+        var previous = 0.0
+        for step in 1..<100 {
+            let time = 0.25 * Double(step) / 100
+            let morph = t.appearance(at: time).morph
+            #expect(morph > previous && morph < 1, "at \(time): \(morph) after \(previous)")
+            #expect(close(morph, TimingCurve.easeOut.value(at: time / 0.25), 1e-9))
+            previous = morph
+        }
+        for time in [0.25, 0.5, 1.0, 1.25, 1.6, 2.05, 10] {
+            #expect(t.appearance(at: time).morph == 1, "at \(time)")
+        }
+    }
+
+    @Test("After holding, a replacement fades out like any toast", arguments: [(1.25, 1.0), (1.65, 0.5), (2.05, 0.0), (5, 0.0)])
+    func replacementExit(time: Double, opacity: Double) {
+        let t = Self.takeOver
+        #expect(close(t.end!, 0.25 + 1 + 0.8))
+        #expect(close(t.appearance(at: time).opacity, opacity, 1e-6))
+        #expect(t.appearance(at: time).scale == 1)
+    }
+
+    @Test("A replacement's opacity only falls during its exit")
+    func replacementFadesOut() {
+        let t = Self.takeOver
+        var previous = 1.0
+        for step in 0...80 {
+            let opacity = t.appearance(at: 1.25 + 0.8 * Double(step) / 80).opacity
+            #expect(opacity <= previous + 1e-9)
+            previous = opacity
+        }
+        #expect(t.phase(at: 2.05) == .finished)
+    }
+
+    @Test("A plain fade never morphs: its box is always in its own place", arguments: [0, 0.05, 0.1, 0.2, 1, 2.2, 2.6, 3, 60])
+    func fadeNeverMorphs(time: Double) {
+        #expect(timeline.appearance(at: time).morph == 1)
+        #expect(Timeline(motion: .none, hold: 2).appearance(at: time).morph == 1)
+        #expect(Timeline(motion: Self.shrinkIn, hold: nil).appearance(at: time).morph == 1)
+    }
+
     @Test("A zero-length fade jumps instead of dividing by zero")
     func zeroLengthFade() {
         let t = Timeline(motion: .fade(in: 0, out: 0, curve: .easeInOut), hold: 1)

@@ -20,7 +20,9 @@ private func textSize(_ message: String, style: Style = .toast, scale: Double = 
 /// Enough words to fill far more than twelve lines.
 private let hugeText = Array(repeating: "The quick brown fox jumps over the lazy dog.", count: 90).joined(separator: " ")
 
-@Suite("Toast painter")
+// Pango and fontconfig set themselves up per thread on first use and race when several threads
+// do it at once; xtoast itself lays text out on one thread.
+@Suite("Toast painter", .serialized)
 struct ToastPainterTests {
     @Test("The corners outside the rounded rectangle are fully transparent", arguments: [false, true])
     func transparentCorners(opaque: Bool) throws {

@@ -101,3 +101,24 @@ extension OnScreen {
         #expect(result.stderr == "xtoast: no monitor \"HDMI-9\" (monitors: 0 L, 1 R)\n")
     }
 }
+
+extension CommandLineErrors {
+    @Test(arguments: [
+        (["--at", "2020-01-01T10:00"], "the time 2020-01-01 10:00:00 is in the past"),
+        (["--at", "25:00"], "invalid time \"25:00\""),
+        (["--at", "2026-02-30T10:00"], "invalid time \"2026-02-30T10:00\""),
+        (["--at", "10:00", "--tz", "Mars/Base"], "unknown time zone \"Mars/Base\""),
+        (["--at", "10:00", "--tz", "../../etc/passwd"], "unknown time zone"),
+        (["--tz", "UTC"], "--tz goes with --at"),
+        (["--in", "30m1h"], "invalid delay \"30m1h\""),
+        (["--in", "soon"], "invalid delay \"soon\""),
+        (["--in", "5m", "--at", "10:00"], "--in and --at cannot be used together"),
+        (["--tag", ""], "invalid tag \"\""),
+        (["--dismiss", "--dismiss-all"], "--dismiss, --dismiss-all and --cancel-scheduled cannot be used together"),
+    ])
+    func schedulingAndQueueUsageErrors(arguments: [String], message: String) throws {
+        let result = try XToastProcess.run(arguments + ["Hello"], display: ":987")
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("xtoast: " + message), "\(result.stderr)")
+    }
+}

@@ -25,10 +25,12 @@ extension OnScreen {
             let (display, watcher) = try prepareSharedDisplay()
             let showing = try XToastProcess(["--duration", "sticky", "Showing"], display: display)
             _ = try watcher.waitForToasts()
+            // Each registers before the next starts, so that the queue order is known.
             let next = try XToastProcess(["--duration", "sticky", "--print-outcome", "Next"], display: display)
+            try waitForQueue(watcher, length: 2)
             let waiting = try XToastProcess(["--duration", "sticky", "Waiting"], display: display)
+            try waitForQueue(watcher, length: 3)
             let last = try XToastProcess(["--duration", "0.2", "--print-outcome", "Last"], display: display)
-            // Wait until all three are registered: the queue holds four tickets.
             try waitForQueue(watcher, length: 4)
 
             showing.signal(SIGKILL)
@@ -110,6 +112,7 @@ extension OnScreen {
             let first = try XToastProcess(["--duration", "sticky", "--print-outcome", "First"], display: display)
             _ = try watcher.waitForToasts()
             let tagged = try XToastProcess(["--duration", "sticky", "--tag", "build", "--print-outcome", "Tagged"], display: display)
+            try waitForQueue(watcher, length: 2)
             let other = try XToastProcess(["--duration", "sticky", "--print-outcome", "Other"], display: display)
             try waitForQueue(watcher, length: 3)
 
@@ -201,14 +204,17 @@ func waitForQueue(_ watcher: XWatcher, length: Int, timeout: Double = 10) throws
 
 extension XWatcher {
     /// The ticket ids in `_XTOAST_QUEUE`, oldest first.
-    func queue() -> [UInt] {
+    func queue() -> [UInt] { list("_XTOAST_QUEUE") }
+
+    /// A root list of ticket ids, oldest first.
+    func list(_ name: String) -> [UInt] {
         var type: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0
         var remaining: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         guard
-            XGetWindowProperty(display, root, atom("_XTOAST_QUEUE"), 0, 1024, 0, Atom(XA_WINDOW), &type, &format, &count, &remaining, &data)
+            XGetWindowProperty(display, root, atom(name), 0, 1024, 0, Atom(XA_WINDOW), &type, &format, &count, &remaining, &data)
                 == Success,
             let data, format == 32
         else { return [] }
