@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <sys/inotify.h>
 #include <poll.h>
 #include <time.h>
 

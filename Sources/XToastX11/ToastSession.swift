@@ -18,6 +18,8 @@ public struct ToastRequest: Sendable {
     public var delivery: Delivery
     /// Show alongside the toasts on screen, stacked from the edge, instead of waiting (`--stack`).
     public var stack: Bool
+    /// For `--at` in the local zone: the instant worked out again after the zone changed.
+    public var rescheduleAfterZoneChange: (@Sendable () -> Double?)?
 
     public init(
         message: String, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
@@ -75,6 +77,7 @@ public final class ToastSession {
         defer { coordinator.leave() }
         if request.delivery != .now {
             try wakeups.schedule(request.delivery)
+            if request.rescheduleAfterZoneChange != nil { wakeups.watchTimeZone() }
             coordinator.joinSchedule()
             XSync(dpy, 0)
             queued()
@@ -170,6 +173,9 @@ public final class ToastSession {
                 switch wake {
                 case .signal(let number): return number == SIGUSR1 ? .dismissed : .signalled(number)
                 case .due: return nil
+                case .zoneChanged:
+                    // "09:00" now means 09:00 in the new zone.
+                    if let instant = request.rescheduleAfterZoneChange?() { try? wakeups.schedule(.at(instant)) }
                 case .connection, .timer: break
                 }
             }

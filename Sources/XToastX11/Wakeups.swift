@@ -9,6 +9,9 @@ public final class Wakeups {
     private let timerDescriptor: Int32
     /// The delivery time of a scheduled toast, on its own clock; -1 until one is set.
     private var scheduleDescriptor: Int32 = -1
+    /// Changes to the local time zone file (inotify on its folder); -1 when not watched.
+    private var zoneDescriptor: Int32 = -1
+    private var zoneFileName = ""
 
     /// The signals xtoast handles: they are blocked from delivery here and read in the loop.
     public static let handledSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1]
@@ -31,6 +34,43 @@ public final class Wakeups {
         close(signalDescriptor)
         close(timerDescriptor)
         if scheduleDescriptor >= 0 { close(scheduleDescriptor) }
+        if zoneDescriptor >= 0 { close(zoneDescriptor) }
+    }
+
+    /// Watches the local time zone (`$TZ` when it names a file as `:/path`, else
+    /// /etc/localtime) so that a wall-clock time can be worked out again when it changes.
+    /// Tools replace the file (or its symlink), so the folder is watched, not the file.
+    func watchTimeZone() {
+        var path = "/etc/localtime"
+        if let tz = getenv("TZ").map({ String(cString: $0) }), tz.hasPrefix(":/") { path = String(tz.dropFirst()) }
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        zoneFileName = String(path[path.index(after: slash)...])
+        zoneDescriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard zoneDescriptor >= 0 else { return }
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_ATTRIB)
+        if inotify_add_watch(zoneDescriptor, folder, mask) < 0 {
+            close(zoneDescriptor)
+            zoneDescriptor = -1
+        }
+    }
+
+    /// Whether the inotify events waiting on the zone descriptor touch the zone file.
+    private func zoneFileChanged() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var changed = false
+        while true {
+            let count = read(zoneDescriptor, &buffer, buffer.count)
+            guard count > 0 else { return changed }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }
+                if String(decoding: nameBytes, as: UTF8.self) == zoneFileName { changed = true }
+                offset += header + length
+            }
+        }
     }
 
     /// Arms the delivery timer. `--at` uses CLOCK_REALTIME with an absolute deadline: the
@@ -51,6 +91,7 @@ public final class Wakeups {
             clock = CLOCK_REALTIME
             deadline = instant
         }
+        if scheduleDescriptor >= 0 { close(scheduleDescriptor) }
         scheduleDescriptor = timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard scheduleDescriptor >= 0 else { throw .system("cannot create a timer: \(Wakeups.errnoText)") }
         var spec = itimerspec()
@@ -90,6 +131,8 @@ public final class Wakeups {
         case timer
         /// A scheduled toast is due.
         case due
+        /// The local time zone changed.
+        case zoneChanged
     }
 
     /// Blocks until the X connection is readable, a signal arrives or the timer fires.
@@ -99,6 +142,7 @@ public final class Wakeups {
             pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: timerDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: scheduleDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: zoneDescriptor, events: Int16(POLLIN), revents: 0),
         ]
         while poll(&fds, nfds_t(fds.count), -1) < 0 {
             guard errno == EINTR else { return [.connection] }
@@ -119,6 +163,7 @@ public final class Wakeups {
             scheduleDescriptor = -1
             events.append(.due)
         }
+        if fds[4].revents != 0 && zoneFileChanged() { events.append(.zoneChanged) }
         return events
     }
 

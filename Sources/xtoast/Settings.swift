@@ -12,6 +12,8 @@ struct Settings {
     var monitor = MonitorChoice.pointer
     var scale: Double?
     var delivery = Delivery.now
+    /// For `--at` without `--tz`: works the instant out again in the new local zone.
+    var reschedule: (@Sendable () -> Double?)?
 
     init(_ options: Options) throws(UsageError) {
         guard let duration = DisplayDuration(parsing: options.duration) else {
@@ -69,6 +71,9 @@ struct Settings {
             throw UsageError(message: "--dismiss, --dismiss-all and --cancel-scheduled cannot be used together")
         }
         delivery = try Settings.delivery(options)
+        if let text = options.at, options.tz == nil, let time = Schedule.wallTime(parsing: text) {
+            reschedule = { try? WallClock.instant(of: time, zone: nil, now: WallClock.now()) }
+        }
     }
 
     private static func delivery(_ options: Options) throws(UsageError) -> Delivery {

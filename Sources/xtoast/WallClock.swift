@@ -46,7 +46,7 @@ enum WallClock {
     /// Runs `body` with TZ set to `zone`, then restores the environment as it was.
     private static func withTimeZone<T>(_ zone: String?, _ body: () -> T) -> T {
         guard let zone else {
-            tzset()
+            reloadLocalZone()
             return body()
         }
         let saved = getenv("TZ").map { String(cString: $0) }
@@ -57,6 +57,16 @@ enum WallClock {
             tzset()
         }
         return body()
+    }
+
+    /// glibc reads the zone file again only when `$TZ` changes: after a change of
+    /// /etc/localtime it must be made to look different once.
+    private static func reloadLocalZone() {
+        let saved = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", saved.map { $0 == ":/etc/localtime" ? "/etc/localtime" : ":/etc/localtime" } ?? ":/etc/localtime", 1)
+        tzset()
+        if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+        tzset()
     }
 
     private static func describe(_ time: Schedule.WallTime) -> String {

@@ -91,10 +91,11 @@ if let path = options.renderPNG {
 let outcome: Outcome
 do {
     let wakeups = try Wakeups()
-    let request = ToastRequest(
+    var request = ToastRequest(
         message: message, style: settings.style, duration: settings.duration, monitor: settings.monitor,
         scale: settings.scale, displayName: options.display, tag: options.tag, delivery: settings.delivery,
         stack: options.stack)
+    request.rescheduleAfterZoneChange = settings.reschedule
     // The session (and with it the window and the connection) is gone before the exit below.
     outcome = try ToastSession(request, wakeups: wakeups, warn: warn).run(queued: {
         if options.detach { Detach.now() }

@@ -79,3 +79,33 @@ func waitForList(_ watcher: XWatcher, _ name: String, length: Int, timeout: Doub
         }
     }
 }
+
+extension OnScreen.ScheduleAndStack {
+    /// `--at 09:00` without `--tz` means 09:00 in the local zone, also after the zone changes.
+    @Test func aLocalTimeFollowsATimeZoneChange() throws {
+        let (display, watcher) = try prepareSharedDisplay()
+        let folder = temporaryPath("-zone")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let link = folder + "/localtime"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/UTC")
+
+        // Three seconds from now on Tokyo's clock: nine hours away while the zone is UTC.
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Asia/Tokyo")
+        formatter.dateFormat = "HH:mm:ss"
+        let due = Date().addingTimeInterval(4).timeIntervalSince1970.rounded(.down)
+        let wallTime = formatter.string(from: Date(timeIntervalSince1970: due))
+        let toast = try XToastProcess(
+            ["--at", wallTime, "--duration", "0", "--print-outcome", "Zone"], display: display, environment: ["TZ": ":" + link])
+        try waitForList(watcher, "_XTOAST_SCHEDULED", length: 1)
+
+        // The machine moves to Tokyo: the same wall-clock time is now four seconds away.
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/Asia/Tokyo")
+        _ = try watcher.waitForToasts(timeout: 10)
+        let now = Date().timeIntervalSince1970
+        #expect(now >= due && now < due + 1.5, "shown at \(now), due \(due)")
+        #expect(try toast.wait().stdout == "expired\n")
+    }
+}

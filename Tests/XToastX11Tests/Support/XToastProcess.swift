@@ -19,7 +19,7 @@ final class XToastProcess {
     private let stdinPath: String?
 
     /// Starts xtoast with `arguments`; `display` nil removes DISPLAY from the environment.
-    init(_ arguments: [String], display: String?, stdin: Data? = nil) throws {
+    init(_ arguments: [String], display: String?, stdin: Data? = nil, environment: [String: String?] = [:]) throws {
         if let stdin {
             let path = temporaryPath(".in")
             FileManager.default.createFile(atPath: path, contents: stdin)
@@ -28,7 +28,7 @@ final class XToastProcess {
             stdinPath = nil
         }
         child = try Child(
-            [try xtoastBinary()] + arguments, environment: ["DISPLAY": display, "XTOAST_BIN": nil],
+            [try xtoastBinary()] + arguments, environment: environment.merging(["DISPLAY": display, "XTOAST_BIN": nil]) { $1 },
             stdin: stdinPath, stdout: stdoutPath, stderr: stderrPath)
     }
 
