@@ -5,15 +5,15 @@ import PackageDescription
 //   XToastCore   — the standard library only (geometry, style, timing, text rules)
 //   XToastRender — XToastCore + CCairo (draws into any Cairo surface; no X)
 //   XToastX11    — XToastCore + XToastRender + CX11 (the only module that talks to X)
-//   xtoast       — everything + ArgumentParser (parse, validate, wire, exit codes)
+//   xtoast       — everything: read the sources, wire, exit codes
 let package = Package(
     name: "xtoast",
     products: [
         .executable(name: "xtoast", targets: ["xtoast"])
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
-    ],
+    // No package dependencies: the command line is read with XToastCore's option table, the
+    // one definition per option that the config file, X resources, --help, the man page and
+    // the completions share (and the binary starts without Foundation).
     targets: [
         .systemLibrary(
             name: "CX11",
@@ -30,10 +30,7 @@ let package = Package(
         .target(name: "XToastX11", dependencies: ["XToastCore", "XToastRender", "CX11", "CCairo"]),
         .executableTarget(
             name: "xtoast",
-            dependencies: [
-                "XToastCore", "XToastRender", "XToastX11",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["XToastCore", "XToastRender", "XToastX11"]
         ),
         .testTarget(name: "XToastCoreTests", dependencies: ["XToastCore"]),
         .testTarget(name: "XToastRenderTests", dependencies: ["XToastRender", "CCairo"]),

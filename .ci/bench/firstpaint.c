@@ -3,9 +3,10 @@
  * Usage: firstpaint RUNS COMMAND [ARGS...]
  *
  * For each run it forks and execs COMMAND, watches the root window (SubstructureNotify) for
- * the first top-level window the command creates, puts an XDamage watch on it at once, and
- * on every damage reads the window's pixels: the first moment any pixel is not zero (not the
- * transparent or black background a map leaves) is the first painted frame. It trusts nothing
+ * the top-level windows the command creates, puts an XDamage watch on each at once, and on
+ * every damage or map reads the window's pixels: the first moment any pixel of a mapped window
+ * is not zero (not the transparent or black background a map leaves) is the first painted
+ * frame. (xtoast also creates an unmapped InputOnly ticket window; it never counts.) It trusts nothing
  * the tool reports about itself. Prints one line per run and a median/min/max summary, in ms.
  */
 #include <X11/Xlib.h>
@@ -66,26 +67,34 @@ int main(int argc, char **argv) {
             execvp(argv[2], argv + 2);
             _exit(127);
         }
-        Window target = 0;
-        Damage damage = 0;
+        enum { MAX_WINDOWS = 16 };
+        Window targets[MAX_WINDOWS];
+        Damage damages[MAX_WINDOWS];
+        int count = 0;
         double paint = -1, deadline = start + 10000;
         while (paint < 0 && now_ms() < deadline) {
             while (paint < 0 && XPending(d)) {
                 XEvent e;
                 XNextEvent(d, &e);
-                if (e.type == CreateNotify && !target) {
-                    target = e.xcreatewindow.window;
-                    damage = XDamageCreate(d, target, XDamageReportNonEmpty);
+                if (e.type == CreateNotify && count < MAX_WINDOWS && e.xcreatewindow.window != None) {
+                    XWindowAttributes a;
+                    if (!XGetWindowAttributes(d, e.xcreatewindow.window, &a) || a.class == InputOnly) continue;
+                    targets[count] = e.xcreatewindow.window;
+                    damages[count++] = XDamageCreate(d, e.xcreatewindow.window, XDamageReportNonEmpty);
                     XSync(d, False);
-                } else if ((e.type == damage_event + XDamageNotify || e.type == MapNotify) && target) {
-                    if (e.type == damage_event + XDamageNotify) XDamageSubtract(d, damage, None, None);
-                    if (painted(d, target)) paint = now_ms();
+                } else if (e.type == damage_event + XDamageNotify || e.type == MapNotify) {
+                    Window w = e.type == MapNotify ? e.xmap.window : ((XDamageNotifyEvent *)&e)->drawable;
+                    for (int i = 0; i < count; i++) {
+                        if (targets[i] != w) continue;
+                        if (e.type != MapNotify) XDamageSubtract(d, damages[i], None, None);
+                        if (painted(d, w)) paint = now_ms();
+                    }
                 }
             }
             struct pollfd fd = { ConnectionNumber(d), POLLIN, 0 };
             if (paint < 0) poll(&fd, 1, 50);
         }
-        if (damage) XDamageDestroy(d, damage);
+        for (int i = 0; i < count; i++) XDamageDestroy(d, damages[i]);
         kill(pid, SIGTERM);
         waitpid(pid, NULL, 0);
         if (paint < 0) { printf("run %d: no paint seen\n", run + 1); continue; }

@@ -48,11 +48,10 @@ public final class ToastSession {
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
-    public init(_ request: ToastRequest, wakeups: Wakeups, warn: @escaping (String) -> Void) throws(X11Error) {
+    public init(_ request: ToastRequest, display: XDisplay, wakeups: Wakeups, warn: @escaping (String) -> Void) throws(X11Error) {
         self.request = request
         self.wakeups = wakeups
         self.warn = warn
-        let display = try XDisplay(name: request.displayName)
         self.display = display
         _ = try Self.monitors(for: request.monitor, on: display)
         let at: Int?

@@ -8,12 +8,12 @@ enum WallClock {
 
     /// The instant (seconds since 1970) of `time` in `zone` (nil: the local zone). A time of
     /// day alone means its next occurrence; a date and time already past is an error.
-    static func instant(of time: Schedule.WallTime, zone: String?, now: Double) throws(UsageError) -> Double {
+    static func instant(of time: Schedule.WallTime, zone: String?, now: Double) throws(OptionError) -> Double {
         if let zone {
             // Only names of files in the zoneinfo tree: "Europe/London", "UTC".
             guard !zone.isEmpty, !zone.hasPrefix("/"), !zone.split(separator: "/").contains(".."),
                 access(zoneDirectory + zone, R_OK) == 0
-            else { throw UsageError(message: "unknown time zone \"\(zone)\": expected a name like Europe/London or UTC") }
+            else { throw OptionError("unknown time zone \"\(zone)\": expected a name like Europe/London or UTC") }
         }
         let instant = withTimeZone(zone) { () -> Double in
             var clock = time_t(now)
@@ -38,7 +38,7 @@ enum WallClock {
             return Double(result)
         }
         guard instant > now else {
-            throw UsageError(message: "the time \(describe(time)) is in the past")
+            throw OptionError("the time \(describe(time)) is in the past")
         }
         return instant
     }

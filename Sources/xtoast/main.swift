@@ -1,10 +1,9 @@
-import ArgumentParser
 import Glibc
 import XToastCore
 import XToastRender
 import XToastX11
 
-/// Exit statuses, as documented in the README and `--help`.
+/// Exit statuses, as documented in the README, `--help` and the man page.
 enum ExitStatus {
     static let success: Int32 = 0
     static let failure: Int32 = 1
@@ -27,57 +26,110 @@ func die(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-/// ArgumentParser's messages start with a capital and may run over several lines: one line,
-/// lowercase first letter, as every xtoast error.
-func usageLine(for error: Error) -> String {
-    let text = Options.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid usage"
-    return (text.first.map { $0.lowercased() + text.dropFirst() } ?? text) + " (see xtoast --help)"
+func usageError(_ message: String) -> Never {
+    die(message + " (see xtoast --help)", status: ExitStatus.usage)
 }
 
-let options: Options
+// 1. The command line alone: checked first, so that a typo is a usage error even where there
+//    is no display, and so that --config, --preset and --display are known.
+let parsed: CommandLineParser.Parsed
+var commandLineOnly = ConfigurationBuilder()
 do {
-    options = try Options.parse()
+    parsed = try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()))
+    try commandLineOnly.apply(commandLine: parsed.options)
 } catch {
-    let code = Options.exitCode(for: error)
-    if code == .success {  // --help, --version
-        print(Options.fullMessage(for: error))
-        exit(ExitStatus.success)
-    }
-    die(usageLine(for: error), status: ExitStatus.usage)
+    usageError(error.message)
+}
+let request = commandLineOnly.configuration
+
+switch request.mode {
+case .help:
+    print(Documentation.help, terminator: "")
+    exit(ExitStatus.success)
+case .version:
+    print(Documentation.version)
+    exit(ExitStatus.success)
+case .generateManual:
+    print(Documentation.manual, terminator: "")
+    exit(ExitStatus.success)
+case .generateCompletion(let shell):
+    print(Documentation.completion(for: shell), terminator: "")
+    exit(ExitStatus.success)
+case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
+    break
 }
 
-let settings: Settings
+// 2. What to show and when, from the command line alone.
+let delivery: Delivery
+var reschedule: (@Sendable () -> Double?)?
 do {
-    settings = try Settings(options)
+    (delivery, reschedule) = try Scheduling.delivery(for: request)
 } catch {
-    die(error.message, status: ExitStatus.usage)
+    usageError(error.message)
 }
 
-if options.dismiss || options.dismissAll || options.cancelScheduled {
+var message = ""
+if request.mode == .show {
+    let input = Input.message(arguments: parsed.words)
     do {
-        let display = try XDisplay(name: options.display)
-        let tag = options.tag
-        let list = options.cancelScheduled ? display.atoms.scheduled : display.atoms.queue
-        _ = display.send(.dismiss, in: list) { tickets in
-            if let tag { return tickets.filter { $0.1.tag == tag } }
-            return options.dismiss ? Array(tickets.prefix(1)) : tickets
-        }
+        message = try MessageText.normalize(input.text)
     } catch {
-        die(error.description, status: ExitStatus.failure)
+        die("empty message: give the text as arguments or on standard input", status: ExitStatus.usage)
+    }
+    if input.repaired { warn("the message is not valid UTF-8; invalid bytes are shown as \u{FFFD}") }
+}
+
+// 3. The other sources: X resources (from the server, when there is one) and the config file.
+let needsDisplay = request.renderPNG == nil
+var display: XDisplay?
+var displayError: X11Error?
+if needsDisplay {
+    do {
+        display = try XDisplay(name: request.display)
+    } catch {
+        displayError = error
+    }
+}
+if let displayError, request.mode != .printConfig {
+    die(displayError.description, status: ExitStatus.failure)
+}
+let resources = XResources.entries(in: display?.resourceString ?? "")
+let configFile = ConfigSource.load(request)
+
+var builder = ConfigurationBuilder()
+builder.apply(resources: resources, preset: request.preset)
+if let configFile { builder.apply(file: configFile.file, path: configFile.path, preset: request.preset) }
+try! builder.apply(commandLine: parsed.options)  // already checked above
+for warning in builder.warnings { warn(warning) }
+let settings = builder.configuration
+
+if let preset = settings.preset, preset != "toast" {
+    let known = Set(resources.compactMap(\.preset)).union(configFile?.file.sections.keys.map { $0 } ?? [])
+    if !known.contains(preset) {
+        let names = (["toast"] + known.sorted()).joined(separator: ", ")
+        usageError("unknown preset \"\(preset)\" (presets: \(names))")
+    }
+}
+
+if settings.mode == .printConfig {
+    print(builder.report)
+    if let displayError { print("# X resources not read: \(displayError.description)") }
+    if let configFile { print("# config file: \(configFile.path)") } else { print("# no config file read") }
+    exit(ExitStatus.success)
+}
+
+// 4. Commands to other toasts.
+if settings.mode != .show, let display {
+    let list = settings.mode == .cancelScheduled ? display.atoms.scheduled : display.atoms.queue
+    _ = display.send(.dismiss, in: list) { tickets in
+        if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
+        return settings.mode == .dismiss ? Array(tickets.prefix(1)) : tickets
     }
     exit(ExitStatus.success)
 }
 
-let input = Input.message(arguments: options.message)
-let message: String
-do {
-    message = try MessageText.normalize(input.text)
-} catch {
-    die("empty message: give the text as arguments or on standard input", status: ExitStatus.usage)
-}
-if input.repaired { warn("the message is not valid UTF-8; invalid bytes are shown as \u{FFFD}") }
-
-if let path = options.renderPNG {
+// 5. A toast.
+if let path = settings.renderPNG {
     let metrics = ToastMetrics(style: settings.style, scale: settings.scale ?? 1, monitorWidth: Style.headlessMonitorWidth)
     let painter = ToastPainter(message: message, style: settings.style, metrics: metrics)
     do {
@@ -91,17 +143,16 @@ if let path = options.renderPNG {
 let outcome: Outcome
 do {
     let wakeups = try Wakeups()
-    var request = ToastRequest(
+    var toast = ToastRequest(
         message: message, style: settings.style, duration: settings.duration, monitor: settings.monitor,
-        scale: settings.scale, displayName: options.display, tag: options.tag, delivery: settings.delivery,
-        stack: options.stack)
-    request.rescheduleAfterZoneChange = settings.reschedule
-    // The session (and with it the window and the connection) is gone before the exit below.
-    outcome = try ToastSession(request, wakeups: wakeups, warn: warn).run(queued: {
-        if options.detach { Detach.now() }
+        scale: settings.scale, displayName: settings.display, tag: settings.tag, delivery: delivery, stack: settings.stack)
+    toast.rescheduleAfterZoneChange = reschedule
+    // The session (and with it the window) is gone before the exit below.
+    outcome = try ToastSession(toast, display: display!, wakeups: wakeups, warn: warn).run(queued: {
+        if settings.detach { Detach.now() }
     })
 } catch {
     die(error.description, status: ExitStatus.failure)
 }
-if options.printOutcome { print(outcome.word(action: options.action)) }
-exit(outcome.exitStatus(action: options.action))
+if settings.printOutcome { print(outcome.word(action: settings.action)) }
+exit(outcome.exitStatus(action: settings.action))

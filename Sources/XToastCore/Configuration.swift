@@ -1,0 +1,45 @@
+/// Everything one call of xtoast was asked to do, from all sources together: the compiled
+/// defaults, X resources, the config file and the command line.
+public struct Configuration: Sendable {
+    public var style = Style.toast
+    public var duration = DisplayDuration.automatic
+    public var monitor = MonitorChoice.pointer
+    /// Logical-to-device pixel factor; nil: `Xft.dpi` / 96.
+    public var scale: Double?
+    public var tag: String?
+    public var stack = false
+    public var action = false
+    public var detach = false
+    public var printOutcome = false
+    /// `--in`: seconds.
+    public var delay: Double?
+    /// `--at` as written; made an instant with the time zone rules by the command.
+    public var at: Schedule.WallTime?
+    public var timeZone: String?
+    public var display: String?
+    public var renderPNG: String?
+    public var preset: String?
+    public var configFile: String?
+    public var noConfig = false
+    public var mode = Mode.show
+
+    public init() {}
+
+    /// What the call does besides (or instead of) showing a toast.
+    public enum Mode: Equatable, Sendable {
+        case show, dismiss, dismissAll, cancelScheduled, help, version, printConfig
+        case generateManual
+        case generateCompletion(Shell)
+    }
+
+    public enum Shell: String, CaseIterable, Sendable {
+        case bash, zsh, fish
+    }
+}
+
+/// A value an option cannot take, in words for the user: `invalid duration "x": expected …`.
+public struct OptionError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,87 @@
+/// Puts a configuration together from its sources, lowest precedence first:
+/// compiled defaults, the preset, X resources (general, then the preset's), the config file
+/// (general, then the preset's section), the command line. Remembers where each value came
+/// from, for `--print-config`.
+public struct ConfigurationBuilder: Sendable {
+    public enum Source: Equatable, Sendable, CustomStringConvertible {
+        case defaults
+        case resources(preset: String?)
+        case file(path: String, line: Int)
+        case commandLine
+
+        public var description: String {
+            switch self {
+            case .defaults: "default"
+            case .resources(let preset): preset.map { "X resource xtoast.\($0).*" } ?? "X resource xtoast.*"
+            case .file(let path, let line): "\(path):\(line)"
+            case .commandLine: "command line"
+            }
+        }
+    }
+
+    public private(set) var configuration = Configuration()
+    /// For each option set, the text it was set to and where that came from.
+    public private(set) var origins: [String: (value: String, source: Source)] = [:]
+    /// Bad entries in the files and resources: they are skipped, never fatal (a notification
+    /// tool must not go silent because of a typo).
+    public private(set) var warnings: [String] = []
+
+    public init() {}
+
+    /// Applies the command line; its errors are the caller's usage errors.
+    public mutating func apply(commandLine options: [(definition: OptionDefinition, value: String)]) throws(OptionError) {
+        for (definition, value) in options {
+            try definition.apply(value, to: &configuration)
+            origins[definition.name] = (value, .commandLine)
+        }
+    }
+
+    /// Applies X resources: the general ones, then those of `preset`.
+    public mutating func apply(resources: [XResources.Entry], preset: String?) {
+        for entry in resources where entry.preset == nil {
+            applyQuietly(entry.key, entry.value, source: .resources(preset: nil), place: "X resource xtoast.\(entry.key)")
+        }
+        guard let preset else { return }
+        for entry in resources where entry.preset == preset {
+            applyQuietly(entry.key, entry.value, source: .resources(preset: preset), place: "X resource xtoast.\(preset).\(entry.key)")
+        }
+    }
+
+    /// Applies a config file: its general part, then the section of `preset`.
+    public mutating func apply(file: ConfigFile, path: String, preset: String?) {
+        for problem in file.problems { warnings.append("\(path):\(problem.line): \(problem.message)") }
+        let entries = file.global + (preset.flatMap { file.sections[$0] } ?? [])
+        for entry in entries {
+            applyQuietly(entry.key, entry.value, source: .file(path: path, line: entry.line), place: "\(path):\(entry.line): \(entry.key)")
+        }
+    }
+
+    private mutating func applyQuietly(_ key: String, _ value: String, source: Source, place: String) {
+        guard let definition = OptionTable.named(key), definition.scope == .look else {
+            warnings.append("\(place): unknown setting \"\(key)\"")
+            return
+        }
+        do {
+            try definition.apply(value, to: &configuration)
+            origins[key] = (value, source)
+        } catch {
+            warnings.append("\(place): \(error.message)")
+        }
+    }
+
+    /// `--print-config`: every setting a file or resource may hold, its value, and its source.
+    public var report: String {
+        OptionTable.all.filter { $0.scope == .look && !$0.hidden }.map { definition in
+            let origin = origins[definition.name]
+            let value = origin?.value ?? definition.defaultText ?? (definition.isFlag ? "false" : "")
+            let padded = definition.name.padding(to: 12)
+            return "\(padded) = \(value)".padding(to: 40) + "  # \(origin?.source.description ?? Source.defaults.description)"
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,280 @@
+/// One option, defined once: the command line, the config file, X resources, `--help`, the
+/// man page, the shell completions and `--print-config` are all made from this.
+public struct OptionDefinition: Sendable {
+    /// Whether an option describes the toast (and may be set in the config file, X resources
+    /// and presets) or only this one call (command line only).
+    public enum Scope: Sendable { case look, invocation }
+
+    public let name: String
+    public let short: Character?
+    /// The placeholder of the value (`colour`); nil for a flag.
+    public let value: String?
+    public let scope: Scope
+    public let help: String
+    /// The compiled default, as it would be written; nil when there is none to show.
+    public let defaultText: String?
+    /// Left out of `--help`, the man page and completions (tools for packagers).
+    public let hidden: Bool
+    let apply: @Sendable (inout Configuration, String) throws(OptionError) -> Void
+
+    public var isFlag: Bool { value == nil }
+
+    /// `--name <value>` as help texts show it.
+    public var synopsis: String {
+        var text = short.map { "-\($0), " } ?? ""
+        text += "--\(name)"
+        if let value { text += " <\(value)>" }
+        return text
+    }
+
+    /// Applies a value (for a flag: "true", or a boolean word from a file) to `configuration`.
+    public func apply(_ text: String, to configuration: inout Configuration) throws(OptionError) {
+        try apply(&configuration, text)
+    }
+
+    init(
+        _ name: String, short: Character? = nil, value: String? = nil, scope: Scope, help: String, default defaultText: String? = nil,
+        hidden: Bool = false, apply: @escaping @Sendable (inout Configuration, String) throws(OptionError) -> Void
+    ) {
+        self.name = name
+        self.short = short
+        self.value = value
+        self.scope = scope
+        self.help = help
+        self.defaultText = defaultText
+        self.hidden = hidden
+        self.apply = apply
+    }
+}
+
+/// Every option xtoast has, in the order `--help` lists them.
+public enum OptionTable {
+    public static let all: [OptionDefinition] = [
+        OptionDefinition(
+            "duration", value: "time", scope: .look,
+            help: "How long it stays, fades not counted: seconds (1.5, 1500ms), short (2), long (3.5), auto or sticky.",
+            default: "auto"
+        ) { config, text throws(OptionError) in
+            guard let duration = DisplayDuration(parsing: text) else {
+                throw OptionError(
+                    "invalid duration \"\(text)\": expected seconds (1.5, 1500ms, at most a day), short, long, auto or sticky")
+            }
+            config.duration = duration
+        },
+        OptionDefinition(
+            "position", value: "where", scope: .look,
+            help: "top, center, bottom, top-left, top-right, bottom-left or bottom-right.", default: Style.toast.position.rawValue
+        ) { config, text throws(OptionError) in
+            guard let position = Position(rawValue: text) else {
+                throw OptionError("invalid position \"\(text)\": expected \(Position.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            config.style.position = position
+        },
+        OptionDefinition(
+            "offset", value: "x,y", scope: .look, help: "Move the toast by X,Y logical pixels (x right, y down).", default: "0,0"
+        ) { config, text throws(OptionError) in
+            guard let offset = Offset(parsing: text) else {
+                throw OptionError("invalid offset \"\(text)\": expected X,Y in pixels, like 0,-40")
+            }
+            config.style.offset = offset
+        },
+        OptionDefinition(
+            "monitor", value: "which", scope: .look,
+            help: "pointer, focus (the active window's), primary, all, a RandR monitor name, or its index from 0.", default: "pointer"
+        ) { config, text throws(OptionError) in
+            guard let monitor = MonitorChoice(parsing: text) else {
+                throw OptionError("invalid monitor \"\(text)\": expected pointer, focus, primary, all, a name or an index")
+            }
+            config.monitor = monitor
+        },
+        OptionDefinition(
+            "font", value: "font", scope: .look, help: "Pango font; the size is in logical pixels.", default: Style.toast.font
+        ) { config, text throws(OptionError) in
+            guard !text.allSatisfy(\.isWhitespace) else {
+                throw OptionError("invalid font \"\(text)\": expected a Pango font like \"Sans 14\"")
+            }
+            config.style.font = text
+        },
+        OptionDefinition(
+            "foreground", value: "colour", scope: .look, help: "Text colour, #rrggbb or #rrggbbaa.",
+            default: Style.toast.foreground.description
+        ) { config, text throws(OptionError) in config.style.foreground = try color(text, "foreground") },
+        OptionDefinition(
+            "background", value: "colour", scope: .look, help: "Box colour, #rrggbb or #rrggbbaa; alpha needs a compositor.",
+            default: Style.toast.background.description
+        ) { config, text throws(OptionError) in config.style.background = try color(text, "background") },
+        OptionDefinition(
+            "radius", value: "px", scope: .look, help: "Corner radius, logical pixels.", default: plain(Style.toast.cornerRadius)
+        ) { config, text throws(OptionError) in config.style.cornerRadius = try number(text, "radius", 0...1000) },
+        OptionDefinition(
+            "padding", value: "px", scope: .look, help: "Space around the text, logical pixels.", default: plain(Style.toast.padding)
+        ) { config, text throws(OptionError) in config.style.padding = try number(text, "padding", 0...1000) },
+        OptionDefinition(
+            "max-width", value: "px", scope: .look, help: "Widest box before the text wraps, logical pixels.",
+            default: "a third of the monitor"
+        ) { config, text throws(OptionError) in config.style.maximumWidth = try number(text, "max-width", 24...100_000) },
+        OptionDefinition(
+            "max-lines", value: "n", scope: .look, help: "Lines shown before the text is ellipsized.",
+            default: String(Style.toast.maximumLines)
+        ) { config, text throws(OptionError) in
+            config.style.maximumLines = Int(try number(text, "max-lines", 1...1000, whole: true))
+        },
+        OptionDefinition(
+            "fade-in", value: "seconds", scope: .look, help: "Seconds to fade in, with a compositor.", default: plain(Style.toast.fadeIn)
+        ) { config, text throws(OptionError) in config.style.fadeIn = try number(text, "fade-in", 0...60) },
+        OptionDefinition(
+            "fade-out", value: "seconds", scope: .look, help: "Seconds to fade out, with a compositor.", default: plain(Style.toast.fadeOut)
+        ) { config, text throws(OptionError) in config.style.fadeOut = try number(text, "fade-out", 0...60) },
+        OptionDefinition(
+            "easing", value: "curve", scope: .look,
+            help: "Fade curve: linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2).", default: "ease-in-out"
+        ) { config, text throws(OptionError) in
+            guard let curve = TimingCurve(parsing: text) else {
+                throw OptionError(
+                    "invalid easing \"\(text)\": expected linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x in 0...1"
+                )
+            }
+            config.style.easing = curve
+        },
+        OptionDefinition(
+            "scale", value: "factor", scope: .look, help: "Device pixels per logical pixel.", default: "Xft.dpi/96"
+        ) { config, text throws(OptionError) in config.scale = try number(text, "scale", 0.5...4) },
+        OptionDefinition(
+            "stack", scope: .look, help: "Show alongside the toasts on screen, stacked from the edge, instead of after them."
+        ) { config, text throws(OptionError) in config.stack = try boolean(text, "stack") },
+        OptionDefinition(
+            "tag", value: "name", scope: .look,
+            help: "A toast with the same tag, on screen or waiting, is replaced in place instead of queued."
+        ) { config, text throws(OptionError) in
+            guard Ticket.isValidTag(text) else {
+                throw OptionError("invalid tag \"\(text)\": expected 1 to \(Ticket.tagLimit) bytes without control characters")
+            }
+            config.tag = text
+        },
+        OptionDefinition(
+            "preset", value: "name", scope: .invocation,
+            help: "Start from a preset: toast, or a [section] of the config file / xtoast.NAME.* X resources."
+        ) { config, text throws(OptionError) in
+            guard !text.isEmpty, !text.contains(where: { $0 == "." || $0 == "]" || $0.isWhitespace }) else {
+                throw OptionError("invalid preset \"\(text)\": expected a name without dots, brackets or spaces")
+            }
+            config.preset = text
+        },
+        OptionDefinition(
+            "action", scope: .invocation, help: "A click means yes: exit 0 when clicked, 2 when it expired or was dismissed or replaced."
+        ) { config, _ in config.action = true },
+        OptionDefinition("in", value: "delay", scope: .invocation, help: "Show it after a delay: 90s, 25m, 1h30m, 2d.") {
+            config, text throws(OptionError) in
+            guard let seconds = Schedule.delay(parsing: text) else {
+                throw OptionError("invalid delay \"\(text)\": expected a duration like 90s, 25m, 1h30m or 2d (at most a year)")
+            }
+            config.delay = seconds
+        },
+        OptionDefinition(
+            "at", value: "time", scope: .invocation, help: "Show it at a time: 14:00 (the next one) or 2026-12-01T09:00."
+        ) { config, text throws(OptionError) in
+            guard let time = Schedule.wallTime(parsing: text) else {
+                throw OptionError("invalid time \"\(text)\": expected HH:MM[:SS] or YYYY-MM-DDTHH:MM[:SS]")
+            }
+            config.at = time
+        },
+        OptionDefinition(
+            "tz", value: "zone", scope: .invocation, help: "The time zone of --at, like Europe/London.", default: "the local zone"
+        ) { config, text in config.timeZone = text },
+        OptionDefinition(
+            "detach", short: "b", scope: .invocation,
+            help: "Return at once, as soon as the toast is queued; it shows from a detached process."
+        ) { config, _ in config.detach = true },
+        OptionDefinition(
+            "dismiss", scope: .invocation, help: "Close the toast on screen (with --tag: every toast with that tag) and exit."
+        ) { config, _ throws(OptionError) in try setMode(&config, .dismiss) },
+        OptionDefinition("dismiss-all", scope: .invocation, help: "Close the toast on screen and drop every waiting one, then exit.") {
+            config, _ throws(OptionError) in try setMode(&config, .dismissAll)
+        },
+        OptionDefinition(
+            "cancel-scheduled", scope: .invocation,
+            help: "Cancel the toasts waiting for their --in/--at time (with --tag: those with that tag) and exit."
+        ) { config, _ throws(OptionError) in try setMode(&config, .cancelScheduled) },
+        OptionDefinition(
+            "print-outcome", scope: .invocation, help: "Print how the toast ended: expired, clicked, action, replaced or dismissed."
+        ) { config, _ in config.printOutcome = true },
+        OptionDefinition(
+            "render-png", value: "file", scope: .invocation, help: "Draw the toast into a PNG file instead; needs no X server."
+        ) { config, text in config.renderPNG = text },
+        OptionDefinition("display", value: "name", scope: .invocation, help: "The X display.", default: "$DISPLAY") { config, text in
+            config.display = text
+        },
+        OptionDefinition(
+            "config", value: "file", scope: .invocation, help: "Read this config file.", default: "$XDG_CONFIG_HOME/xtoast/config"
+        ) { config, text in config.configFile = text },
+        OptionDefinition("no-config", scope: .invocation, help: "Read no config file.") { config, _ in config.noConfig = true },
+        OptionDefinition(
+            "print-config", scope: .invocation, help: "Print the value of every setting and where it came from, then exit."
+        ) { config, _ throws(OptionError) in try setMode(&config, .printConfig) },
+        OptionDefinition("version", scope: .invocation, help: "Show the version.") { config, _ throws(OptionError) in
+            try setMode(&config, .version)
+        },
+        OptionDefinition("help", short: "h", scope: .invocation, help: "Show this help.") { config, _ throws(OptionError) in
+            try setMode(&config, .help)
+        },
+        OptionDefinition("generate-manual", scope: .invocation, help: "Print the man page (roff).", hidden: true) {
+            config, _ throws(OptionError) in try setMode(&config, .generateManual)
+        },
+        OptionDefinition(
+            "generate-completion", value: "shell", scope: .invocation, help: "Print a completion script: bash, zsh or fish.", hidden: true
+        ) { config, text throws(OptionError) in
+            guard let shell = Configuration.Shell(rawValue: text) else {
+                throw OptionError("invalid shell \"\(text)\": expected bash, zsh or fish")
+            }
+            try setMode(&config, .generateCompletion(shell))
+        },
+    ]
+
+    /// The option called `name` (long name, without dashes).
+    public static func named(_ name: String) -> OptionDefinition? { all.first { $0.name == name } }
+
+    static func named(short: Character) -> OptionDefinition? { all.first { $0.short == short } }
+
+    // MARK: Value checks shared by several options
+
+    static func color(_ text: String, _ option: String) throws(OptionError) -> Color {
+        guard let color = Color(hex: text) else { throw OptionError("invalid \(option) colour \"\(text)\": expected #rrggbb or #rrggbbaa") }
+        return color
+    }
+
+    static func number(_ text: String, _ option: String, _ range: ClosedRange<Double>, whole: Bool = false) throws(OptionError)
+        -> Double
+    {
+        // Double() also reads "nan", "inf" and hex floats: accept only plain decimals.
+        let isPlainDecimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }
+        guard isPlainDecimal, let value = Double(text), range.contains(value), !whole || value == value.rounded() else {
+            let kind = whole ? "a whole number" : "a number"
+            throw OptionError(
+                "invalid \(option) \"\(text)\": expected \(kind) from \(plain(range.lowerBound)) to \(plain(range.upperBound))")
+        }
+        return value
+    }
+
+    static func boolean(_ text: String, _ option: String) throws(OptionError) -> Bool {
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: throw OptionError("invalid \(option) \"\(text)\": expected true or false")
+        }
+    }
+
+    static func setMode(_ config: inout Configuration, _ mode: Configuration.Mode) throws(OptionError) {
+        let exclusive: [Configuration.Mode] = [.dismiss, .dismissAll, .cancelScheduled]
+        if exclusive.contains(config.mode) && exclusive.contains(mode) && config.mode != mode {
+            throw OptionError("--dismiss, --dismiss-all and --cancel-scheduled cannot be used together")
+        }
+        // --help and --version win over everything else, as in every other tool.
+        if config.mode == .help || config.mode == .version { return }
+        config.mode = mode
+    }
+}
+
+/// 5 rather than 5.0, 0.2 as 0.2: numbers as a user types them.
+public func plain(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}

@@ -1,0 +1,204 @@
+import XToastCore
+
+/// `--help`, the man page and the shell completions, all made from `OptionTable`.
+enum Documentation {
+    static let version = "xtoast 0.3.0"
+    static let summary = "show a short message (a toast) on an X11 screen, then take it away"
+
+    static let examples: [(String, String)] = [
+        ("xtoast \"Tagged\"", "the whole point: one line"),
+        ("make && xtoast \"Built\" || xtoast --background '#b00020cc' \"Build failed\"", ""),
+        ("xtoast --tag volume \"Volume 40%\"", "replaces the last volume toast"),
+        ("xtoast --action \"Update ready. Install?\" && sudo apt upgrade", "a click means yes"),
+        ("xtoast -b --in 25m \"Tea is ready\"", "later, without waiting in the shell"),
+        ("uptime | xtoast", "the text from standard input"),
+        ("xtoast --render-png toast.png \"Hello\"", "no X server needed"),
+    ]
+
+    static let exitStatuses: [(String, String)] = [
+        ("0", "shown and ended: expired, clicked, replaced or dismissed"),
+        ("1", "runtime error: no display, lost connection, cannot write a file"),
+        ("2", "with --action: not clicked (expired, dismissed or replaced)"),
+        ("64", "usage error: bad option, value or empty message"),
+        ("128+N", "ended by signal N (SIGTERM: 143, SIGINT: 130)"),
+    ]
+
+    static var visibleOptions: [OptionDefinition] { OptionTable.all.filter { !$0.hidden } }
+
+    // MARK: --help
+
+    static var help: String {
+        var text = "USAGE: xtoast [options] [--] [message ...]\n\n"
+        text += "Show a short message (a toast) on an X11 screen, then take it away. Several words\n"
+        text += "are joined with spaces; '-', or no message with a pipe, reads standard input.\n"
+        text += "Toasts from several processes show one after another, in start order.\n\nOPTIONS:\n"
+        for option in visibleOptions {
+            var help = option.help
+            if let value = option.defaultText { help += " (default: \(value))" }
+            text += column(option.synopsis, help)
+        }
+        text += """
+
+            The options from --duration to --tag may also be set in the config file,
+            $XDG_CONFIG_HOME/xtoast/config (key = value lines, [preset] sections), and as
+            X resources (xtoast.background: #000000cc). The command line wins over the
+            file, the file over X resources.
+
+            """
+        text += "EXAMPLES:\n"
+        for (command, note) in examples { text += "  \(command)\(note.isEmpty ? "" : "    # \(note)")\n" }
+        text += "\nEXIT STATUS:\n"
+        for (status, meaning) in exitStatuses { text += "  \(status.padding(to: 7))\(meaning)\n" }
+        return text
+    }
+
+    /// An option and its help in two columns, the help wrapped at 80 characters.
+    private static func column(_ left: String, _ right: String) -> String {
+        let indent = 28
+        var lines: [String] = []
+        var line = "  " + left
+        if line.count >= indent - 1 {
+            lines.append(line)
+            line = ""
+        }
+        line = line.padding(to: indent)
+        for word in right.split(separator: " ") {
+            if line.count + word.count + 1 > 80 && line.count > indent {
+                lines.append(line)
+                line = String(repeating: " ", count: indent)
+            }
+            line += (line.count > indent ? " " : "") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: man page
+
+    static var manual: String {
+        func roff(_ text: String) -> String {
+            text.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+        }
+        var page = ".TH XTOAST 1 \"2026\" \"\(version)\" \"User Commands\"\n"
+        page += ".SH NAME\nxtoast \\- \(roff(summary))\n"
+        page += ".SH SYNOPSIS\n.B xtoast\n[\\fIoptions\\fR] [\\fB\\-\\-\\fR] [\\fImessage\\fR ...]\n"
+        page += ".SH DESCRIPTION\n"
+        page += "Shows a small non-blocking message on an X11 screen and takes it away again. "
+        page += "One process per call, no daemon: toasts from several processes on the same display show one after another, "
+        page += "in the order the processes started, coordinated through the X server itself. "
+        page +=
+            "Several words are joined with spaces; \\fB\\-\\fR, or no message with a pipe on standard input, reads the text from standard input.\n"
+        page += ".SH OPTIONS\n"
+        for option in visibleOptions {
+            let synopsis = option.synopsis.split(separator: " ").map { part in
+                part.hasPrefix("<") ? "\\fI\(part.dropFirst().dropLast())\\fR" : "\\fB\(roff(String(part)))\\fR"
+            }.joined(separator: " ")
+            page += ".TP\n\(synopsis)\n\(roff(option.help))"
+            if let value = option.defaultText { page += " Default: \(roff(value))." }
+            page += "\n"
+        }
+        page += ".SH CONFIGURATION\n"
+        page += "The settings listed before \\fB\\-\\-preset\\fR can also be given in "
+        page += "\\fI$XDG_CONFIG_HOME/xtoast/config\\fR (default \\fI~/.config/xtoast/config\\fR) as "
+        page += "\\fIkey\\fR = \\fIvalue\\fR lines with the long option names, with \\fB#\\fR comment lines and "
+        page += "\\fB[\\fR\\fIname\\fR\\fB]\\fR sections that define presets used with \\fB\\-\\-preset\\fR \\fIname\\fR, "
+        page += "and as X resources: \\fBxtoast.background: #000000cc\\fR, \\fBxtoast.\\fR\\fIname\\fR\\fB.position: top\\fR. "
+        page += "The command line wins over the file, the file over X resources, and those over the compiled defaults. "
+        page += "A bad entry is reported with its file and line and skipped.\n"
+        page += ".SH EXIT STATUS\n"
+        for (status, meaning) in exitStatuses { page += ".TP\n.B \(status)\n\(roff(meaning))\n" }
+        page += ".SH EXAMPLES\n"
+        for (command, note) in examples {
+            page += ".TP\n.B \(roff(command))\n\(note.isEmpty ? "" : roff(note) + "\n")"
+        }
+        page += ".SH SEE ALSO\n.BR xrdb (1),\n.BR picom (1)\n"
+        return page
+    }
+
+    // MARK: completions
+
+    /// Values worth offering for an option, where there is a fixed set.
+    static func choices(for option: OptionDefinition) -> [String] {
+        switch option.name {
+        case "position": Position.allCases.map(\.rawValue)
+        case "monitor": ["pointer", "focus", "primary", "all"]
+        case "duration": ["auto", "short", "long", "sticky"]
+        case "easing": ["linear", "ease", "ease-in", "ease-out", "ease-in-out"]
+        case "generate-completion": Configuration.Shell.allCases.map(\.rawValue)
+        default: []
+        }
+    }
+
+    static func completion(for shell: Configuration.Shell) -> String {
+        switch shell {
+        case .bash: bashCompletion
+        case .zsh: zshCompletion
+        case .fish: fishCompletion
+        }
+    }
+
+    private static var bashCompletion: String {
+        let names = visibleOptions.flatMap { option in ["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? []) }
+        var script = "# bash completion for xtoast (generated by xtoast --generate-completion bash)\n"
+        script += "_xtoast() {\n    local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+        script += "    case \"$prev\" in\n"
+        for option in visibleOptions where !option.isFlag {
+            let values = choices(for: option)
+            if option.name == "render-png" || option.name == "config" {
+                script += "        --\(option.name)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
+            } else {
+                script +=
+                    "        --\(option.name)) COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+            }
+        }
+        script += "    esac\n"
+        script += "    [[ $cur == -* ]] && COMPREPLY=($(compgen -W \"\(names.joined(separator: " "))\" -- \"$cur\"))\n}\n"
+        script += "complete -F _xtoast xtoast\n"
+        return script
+    }
+
+    private static var zshCompletion: String {
+        var script = "#compdef xtoast\n# zsh completion for xtoast (generated by xtoast --generate-completion zsh)\n_arguments -s \\\n"
+        for option in visibleOptions {
+            let help = option.help.replacingAll("'", with: "'\\''").replacingAll("[", with: "(").replacingAll("]", with: ")")
+                .replacingAll(":", with: " -")
+            var action = ""
+            if let value = option.value {
+                let values = choices(for: option)
+                let files = option.name == "render-png" || option.name == "config"
+                action = ":\(value):" + (files ? "_files" : values.isEmpty ? " " : "(\(values.joined(separator: " ")))")
+            }
+            let names = option.short.map { "{-\($0),--\(option.name)}" } ?? "--\(option.name)"
+            let spec = option.short == nil ? "'\(names)[\(help)]\(action)'" : "\(names)'[\(help)]\(action)'"
+            script += "    \(spec) \\\n"
+        }
+        script += "    '*:message: '\n"
+        return script
+    }
+
+    private static var fishCompletion: String {
+        var script = "# fish completion for xtoast (generated by xtoast --generate-completion fish)\n"
+        for option in visibleOptions {
+            var line = "complete -c xtoast -l \(option.name)"
+            if let short = option.short { line += " -s \(short)" }
+            if !option.isFlag {
+                let values = choices(for: option)
+                line += option.name == "render-png" || option.name == "config" ? " -r -F" : " -x"
+                if !values.isEmpty { line += " -a '\(values.joined(separator: " "))'" }
+            }
+            line += " -d '\(option.help.replacingAll("'", with: "\\'"))'"
+            script += line + "\n"
+        }
+        return script
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
