@@ -4,7 +4,14 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS = -c release -Xswiftc -static-stdlib
 DEMO_PNG ?= xtoast-demo.png
 
-.PHONY: show build release test unit format lint clean
+.PHONY: show build release test format clean install install-files uninstall pictures
+
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/xtoast
 
 # Install what is missing, build in release mode and show a toast (or draw it into a PNG when
 # there is no display to show it on).
@@ -21,12 +28,46 @@ build:
 	@.ci/install-deps build
 	swift build $(SWIFT_FLAGS)
 
-# The whole suite: formatting, unit tests and the real thing under Xvfb + picom.
+# The whole suite: formatting, unit tests and the real thing under Xvfb + picom. The release
+# build is there for the install test.
 test:
 	@.ci/install-deps test
 	swift format lint --strict --recursive Sources Tests Package.swift
+	swift build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	swift build --build-tests $(SWIFT_FLAGS)
 	.ci/with-x swift test --skip-build $(SWIFT_FLAGS)
+
+# `make install` / `make uninstall`, with PREFIX (/usr/local) and DESTDIR. The binary has the
+# Swift runtime linked in; the man page and completions are made by the binary itself from its
+# option table.
+install: release install-files
+
+install-files:
+	install -D -m 755 .build/release/xtoast $(BINDIR)/xtoast
+	mkdir -p $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(DOCDIR)
+	.build/release/xtoast --generate-manual > $(MANDIR)/xtoast.1
+	.build/release/xtoast --generate-completion bash > $(BASHDIR)/xtoast
+	.build/release/xtoast --generate-completion zsh > $(ZSHDIR)/_xtoast
+	.build/release/xtoast --generate-completion fish > $(FISHDIR)/xtoast.fish
+	install -m 644 Resources/config.example $(DOCDIR)/config.example
+	install -m 644 README.md $(DOCDIR)/README.md
+
+uninstall:
+	rm -f $(BINDIR)/xtoast $(MANDIR)/xtoast.1 $(BASHDIR)/xtoast $(ZSHDIR)/_xtoast $(FISHDIR)/xtoast.fish
+	rm -f $(DOCDIR)/config.example $(DOCDIR)/README.md
+	-rmdir $(DOCDIR) 2>/dev/null
+
+# The README's pictures, drawn by xtoast itself (the gallery is put together by ImageMagick).
+pictures: build
+	.build/debug/xtoast --render-png Resources/toast.png --scale 2 "Tagged"
+	.build/debug/xtoast --render-png Resources/toast-error.png --scale 2 --background '#b00020e6' "Build failed"
+	.build/debug/xtoast --render-png Resources/toast-custom.png --scale 2 --background '#1e1e2ee6' --foreground '#cdd6f4' \
+	  --font 'Sans Bold 15' --radius 10 --padding 14 "Custom colours, font and radius"
+	.build/debug/xtoast --render-png Resources/toast-scripts.png --scale 2 "Привет · مرحبا · שלום · Ελληνικά"
+	.build/debug/xtoast --render-png Resources/toast-wrapped.png --scale 2 --max-width 360 \
+	  "Backup finished: 1,204 files copied to /mnt/backup in 3 min 12 s. Nothing was skipped."
+	montage -background '#3060a0' -geometry +20+20 -tile 1x Resources/toast.png Resources/toast-error.png \
+	  Resources/toast-custom.png Resources/toast-scripts.png Resources/toast-wrapped.png Resources/gallery.png
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

@@ -49,11 +49,15 @@ public struct ConfigurationBuilder: Sendable {
 
     /// Applies a config file: its general part, then the section of `preset`.
     public mutating func apply(file: ConfigFile, path: String, preset: String?) {
+        let earlier = warnings.count
         for problem in file.problems { warnings.append("\(path):\(problem.line): \(problem.message)") }
         let entries = file.global + (preset.flatMap { file.sections[$0] } ?? [])
         for entry in entries {
             applyQuietly(entry.key, entry.value, source: .file(path: path, line: entry.line), place: "\(path):\(entry.line): \(entry.key)")
         }
+        // Reported in the order of the file's lines.
+        let lineNumber = { (warning: String) in Int(warning.dropFirst(path.count + 1).prefix { $0.isNumber }) ?? 0 }
+        warnings[earlier...].sort { lineNumber($0) < lineNumber($1) }
     }
 
     private mutating func applyQuietly(_ key: String, _ value: String, source: Source, place: String) {

@@ -9,7 +9,7 @@ enum Documentation {
         ("xtoast \"Tagged\"", "the whole point: one line"),
         ("make && xtoast \"Built\" || xtoast --background '#b00020cc' \"Build failed\"", ""),
         ("xtoast --tag volume \"Volume 40%\"", "replaces the last volume toast"),
-        ("xtoast --action \"Update ready. Install?\" && sudo apt upgrade", "a click means yes"),
+        ("xtoast --action \"Install the update?\" && sudo apt upgrade", "a click means yes"),
         ("xtoast -b --in 25m \"Tea is ready\"", "later, without waiting in the shell"),
         ("uptime | xtoast", "the text from standard input"),
         ("xtoast --render-png toast.png \"Hello\"", "no X server needed"),
@@ -28,10 +28,16 @@ enum Documentation {
     // MARK: --help
 
     static var help: String {
-        var text = "USAGE: xtoast [options] [--] [message ...]\n\n"
-        text += "Show a short message (a toast) on an X11 screen, then take it away. Several words\n"
-        text += "are joined with spaces; '-', or no message with a pipe, reads standard input.\n"
-        text += "Toasts from several processes show one after another, in start order.\n\nOPTIONS:\n"
+        var text = """
+            USAGE: xtoast [options] [--] [message ...]
+
+            Show a short message (a toast) on an X11 screen, then take it away. Several
+            words are joined with spaces; '-', or no message with a pipe, reads standard
+            input. Toasts from several processes show one after another, in start order.
+
+            OPTIONS:
+
+            """
         for option in visibleOptions {
             var help = option.help
             if let value = option.defaultText { help += " (default: \(value))" }
@@ -46,7 +52,7 @@ enum Documentation {
 
             """
         text += "EXAMPLES:\n"
-        for (command, note) in examples { text += "  \(command)\(note.isEmpty ? "" : "    # \(note)")\n" }
+        for (command, note) in examples { text += "  \(command)\(note.isEmpty ? "" : "  # \(note)")\n" }
         text += "\nEXIT STATUS:\n"
         for (status, meaning) in exitStatuses { text += "  \(status.padding(to: 7))\(meaning)\n" }
         return text

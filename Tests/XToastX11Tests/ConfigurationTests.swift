@@ -1,0 +1,136 @@
+import CX11
+import Foundation
+import Testing
+
+/// The four sources of settings, on a private server whose resources the test controls.
+extension OnScreen {
+    @Suite struct Configuration {
+        func writeFile(_ text: String, _ suffix: String) -> String {
+            let path = temporaryPath(suffix)
+            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            return path
+        }
+
+        @Test func commandLineBeatsFileBeatsResourcesBeatsDefaults() throws {
+            let server = try PrivateXServer()
+            let resources = writeFile(
+                "xtoast.background: #111111\nxtoast.radius: 3\nxtoast.padding: 4\nxtoast.volume.position: top\nxtoast.volume.font: Serif 20\n",
+                ".Xresources")
+            let config = writeFile("# mine\nradius = 6\npadding = 7\n\n[volume]\nposition = center\n", ".config")
+            defer {
+                try? FileManager.default.removeItem(atPath: resources)
+                try? FileManager.default.removeItem(atPath: config)
+            }
+            try runTool("xrdb", ["-merge", resources], display: server.name)
+            let result = try XToastProcess.run(
+                ["--config", config, "--preset", "volume", "--padding", "9", "--print-config"], display: server.name)
+            #expect(result.status == 0, "\(result.stderr)")
+            func line(_ key: String) -> String {
+                result.stdout.split(separator: "\n").first { $0.hasPrefix(key + " ") }.map(String.init) ?? ""
+            }
+            #expect(line("background").contains("= #111111") && line("background").contains("# X resource xtoast.*"))
+            #expect(line("radius").contains("= 6") && line("radius").contains("# \(config):2"))
+            #expect(line("padding").contains("= 9") && line("padding").contains("# command line"))
+            #expect(line("position").contains("= center") && line("position").contains("# \(config):6"))
+            #expect(line("font").contains("= Serif 20") && line("font").contains("# X resource xtoast.volume.*"))
+            #expect(line("duration").contains("= auto") && line("duration").contains("# default"))
+
+            // And the toast really uses them: the resources' background, the file's padding.
+            let watcher = try XWatcher(display: server.name)
+            let toast = try XToastProcess(["--config", config, "--duration", "sticky", "Configured"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            let frame = try #require(watcher.geometry(window))
+            let shot = try Screenshot(display: server.name)
+            let inside = shot.pixel(frame.x + 3, frame.y + frame.height / 2)
+            #expect(inside.r == 0x11 && inside.g == 0x11 && inside.b == 0x11, "\(inside)")
+            toast.signal(SIGUSR1)
+            #expect(try toast.wait().status == 0)
+        }
+
+        @Test func aBadLineIsNamedAndTheToastStillShows() throws {
+            let server = try PrivateXServer()
+            let config = writeFile("position = top\nradius = huge\nno equals sign here\ncolour = red\n", ".config")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let watcher = try XWatcher(display: server.name)
+            let toast = try XToastProcess(["--config", config, "--duration", "sticky", "Despite a typo"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            // The good line still counts: at the top.
+            #expect(watcher.geometry(window)?.y == 15)
+            toast.signal(SIGUSR1)
+            let result = try toast.wait()
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("xtoast: warning: \(config):2: radius: invalid radius \"huge\""))
+            #expect(result.stderr.contains("xtoast: warning: \(config):3: expected key = value"))
+            #expect(result.stderr.contains("xtoast: warning: \(config):4: colour: unknown setting \"colour\""))
+        }
+
+        @Test func noConfigIgnoresTheFileAndUnknownPresetsAreUsageErrors() throws {
+            let config = writeFile("radius = 6\n", ".config")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let server = try PrivateXServer()
+            let ignored = try XToastProcess.run(["--config", config, "--no-config", "--print-config"], display: server.name)
+            #expect(ignored.stdout.contains("radius       = 5 "))
+            let unknown = try XToastProcess.run(["--config", config, "--preset", "nope", "Hello"], display: server.name)
+            #expect(unknown.status == 64)
+            #expect(unknown.stderr.hasPrefix("xtoast: unknown preset \"nope\""))
+        }
+    }
+}
+
+/// `make install` and what it installs.
+struct Installation {
+    func packageRoot() -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    @Test func makeInstallPutsEverythingInPlaceAndTheBinaryRunsAlone() throws {
+        let root = packageRoot()
+        let release = root.appendingPathComponent(".build/release/xtoast").path
+        guard FileManager.default.isExecutableFile(atPath: release) else {
+            throw TestFailure("no release build at \(release): the test command builds it (make test)")
+        }
+        let destination = temporaryPath("-install")
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        try runTool("make", ["-C", root.path, "install-files", "DESTDIR=\(destination)", "PREFIX=/usr"])
+        let prefix = destination + "/usr"
+        let files = [
+            "bin/xtoast", "share/man/man1/xtoast.1", "share/bash-completion/completions/xtoast", "share/zsh/site-functions/_xtoast",
+            "share/fish/vendor_completions.d/xtoast.fish", "share/doc/xtoast/config.example",
+        ]
+        for file in files { #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) missing") }
+
+        // The Swift runtime is inside: it runs with no toolchain library path at all.
+        let child = try Child(
+            [prefix + "/bin/xtoast", "--version"], environment: ["LD_LIBRARY_PATH": nil, "PATH": "/usr/bin:/bin"],
+            stdout: destination + "/version.txt")
+        #expect(child.wait(timeout: 10) == 0)
+        #expect((try? String(contentsOfFile: destination + "/version.txt", encoding: .utf8))?.hasPrefix("xtoast ") == true)
+        let libraries = try runTool("ldd", [prefix + "/bin/xtoast"])
+        #expect(!libraries.contains("swift"), "links the toolchain: \(libraries)")
+
+        let manual = try runTool("man", ["-l", "-P", "cat", prefix + "/share/man/man1/xtoast.1"])
+        #expect(manual.contains("EXIT STATUS") && manual.contains("--duration"))
+        try runTool("bash", ["-n", prefix + "/share/bash-completion/completions/xtoast"])
+
+        try runTool("make", ["-C", root.path, "uninstall", "DESTDIR=\(destination)", "PREFIX=/usr"])
+        for file in files { #expect(!FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) left after uninstall") }
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsListEveryOption(shell: String) throws {
+        let result = try XToastProcess.run(["--generate-completion", shell], display: nil)
+        #expect(result.status == 0)
+        let help = try XToastProcess.run(["--help"], display: nil).stdout
+        // Every option --help shows is offered, and nothing --help does not show.
+        let options = Set(
+            help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).filter { $0.hasPrefix("--") && $0.count > 2 }
+                .map { String($0.prefix { $0 != "=" && $0 != "<" }) }.filter { $0.dropFirst(2).allSatisfy { $0.isLetter || $0 == "-" } })
+        #expect(options.count > 30)
+        for option in options {
+            let name = String(option.dropFirst(2))
+            #expect(
+                result.stdout.contains("--\(name)") || result.stdout.contains("-l \(name) ") || result.stdout.contains("-l \(name)\n"),
+                "\(shell) lacks \(option)")
+        }
+    }
+}
