@@ -14,8 +14,9 @@ public enum CommandLineParser {
         var index = 0
         func takeValue(for definition: OptionDefinition, given: String?) throws(OptionError) -> String {
             if definition.isFlag {
-                guard given == nil else { throw OptionError("option '--\(definition.name)' takes no value") }
-                return "true"
+                // A setting that is a flag can be turned off again: --stack=false.
+                guard given == nil || definition.scope == .look else { throw OptionError("option '--\(definition.name)' takes no value") }
+                return given ?? "true"
             }
             if let given { return given }
             guard index + 1 < arguments.count else { throw OptionError("missing value for '\(definition.synopsis)'") }

@@ -16,10 +16,15 @@ public struct ConfigFile: Sendable {
 
     public init(parsing text: String) {
         var section: String?
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: splitting on "\n" alone reads a CRLF file as one line.
+        // A byte-order mark some editors write is not part of the first key.
+        let body = text.hasPrefix("\u{FEFF}") ? Substring(text.dropFirst()) : Substring(text)
+        let lines = body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, raw) in lines.enumerated() {
             let line = index + 1
             let content = raw.trimmingSpaces.filter { $0 != "\r" }
-            // A whole-line comment only: colours contain '#'.
+            // Comment lines start with # or ;. Colours start with '#' too, so after a value a
+            // comment needs a space before it: `radius = 6   # rounder`.
             if content.isEmpty || content.hasPrefix("#") || content.hasPrefix(";") { continue }
             if content.hasPrefix("[") {
                 guard content.hasSuffix("]"), content.count > 2 else {
@@ -27,6 +32,10 @@ public struct ConfigFile: Sendable {
                     continue
                 }
                 let name = String(content.dropFirst().dropLast()).trimmingCharacters
+                guard !name.isEmpty else {
+                    problems.append((line, "expected [name]"))
+                    continue
+                }
                 section = name
                 if sections[name] == nil { sections[name] = [] }
                 continue
@@ -36,11 +45,28 @@ public struct ConfigFile: Sendable {
                 continue
             }
             let key = String(content[..<equals]).trimmingCharacters
-            var value = String(content[content.index(after: equals)...]).trimmingCharacters
+            guard !key.isEmpty else {
+                problems.append((line, "expected key = value"))
+                continue
+            }
+            var value = ConfigFile.withoutComment(String(content[content.index(after: equals)...]).trimmingCharacters)
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             let entry = Entry(key: key, value: value, line: line)
             if let section { sections[section, default: []].append(entry) } else { global.append(entry) }
         }
+    }
+}
+
+extension ConfigFile {
+    /// A value without a trailing ` # comment` (a '#' after white space, not at its start).
+    static func withoutComment(_ value: String) -> String {
+        var previous: Character = "#"
+        for index in value.indices {
+            let c = value[index]
+            if c == "#" && previous.isWhitespace { return String(value[..<index]).trimmingCharacters }
+            previous = c
+        }
+        return value
     }
 }
 
@@ -55,7 +81,7 @@ public enum XResources {
 
     public static func entries(in database: String) -> [Entry] {
         var entries: [Entry] = []
-        for line in database.split(separator: "\n") {
+        for line in database.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].trimmingSpaces
             let parts = name.split(separator: ".", omittingEmptySubsequences: false)

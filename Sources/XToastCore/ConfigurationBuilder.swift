@@ -61,8 +61,12 @@ public struct ConfigurationBuilder: Sendable {
     }
 
     private mutating func applyQuietly(_ key: String, _ value: String, source: Source, place: String) {
-        guard let definition = OptionTable.named(key), definition.scope == .look else {
-            warnings.append("\(place): unknown setting \"\(key)\"")
+        guard let definition = OptionTable.named(key) else {
+            warnings.append("\(place): unknown setting")
+            return
+        }
+        guard definition.scope == .look else {
+            warnings.append("\(place): a command-line option, not a setting")
             return
         }
         do {

@@ -75,12 +75,18 @@ public struct Offset: Equatable, Sendable {
         self.y = y
     }
 
-    /// Parses `X,Y` (integers or decimals, either may be negative); nil otherwise.
+    /// Parses `X,Y` (plain decimals, either may be negative, spaces allowed around them); nil
+    /// otherwise.
     public init?(parsing text: String) {
+        func number(_ part: Substring) -> Double? {
+            let trimmed = part.trimmingCharacters
+            guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
+                let value = Double(trimmed), abs(value) <= 100_000
+            else { return nil }
+            return value
+        }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]),
-            x.isFinite, y.isFinite, abs(x) <= 100_000, abs(y) <= 100_000
-        else { return nil }
+        guard parts.count == 2, let x = number(parts[0]), let y = number(parts[1]) else { return nil }
         self.init(x: x, y: y)
     }
 }

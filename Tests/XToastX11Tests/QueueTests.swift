@@ -93,11 +93,12 @@ extension OnScreen {
 
         @Test func dismissAllEndsEveryWaitingProcess() throws {
             let (display, watcher) = try prepareSharedDisplay()
-            let toasts = try (0..<4).map {
-                try XToastProcess(["--duration", "sticky", "--print-outcome", "Toast \($0)"], display: display)
+            // Each registers before the next starts, so all four are queued when --dismiss-all looks.
+            let toasts = try (0..<4).map { i -> XToastProcess in
+                let toast = try XToastProcess(["--duration", "sticky", "--print-outcome", "Toast \(i)"], display: display)
+                try waitForQueue(watcher, length: i + 1)
+                return toast
             }
-            _ = try watcher.waitForToasts()
-            try waitForQueue(watcher, length: 4)
             #expect(try XToastProcess.run(["--dismiss-all"], display: display).status == 0)
             for toast in toasts {
                 let result = try toast.wait()
@@ -185,26 +186,35 @@ extension OnScreen {
             #expect(ended.stdout == "dismissed\n")
             #expect(ended.stderr.contains("ignored a malformed _XTOAST_COMMAND"))
             // Nothing is left behind.
-            #expect(watcher.queue().isEmpty)
+            #expect(watcher.liveTickets("_XTOAST_QUEUE").isEmpty)
         }
     }
 }
 
-/// Waits until `_XTOAST_QUEUE` lists `length` tickets, watching root property changes.
+/// Waits until `_XTOAST_QUEUE` lists `length` live tickets, watching root property changes.
 func waitForQueue(_ watcher: XWatcher, length: Int, timeout: Double = 10) throws {
-    XSelectInput(watcher.display, watcher.root, SubstructureNotifyMask | PropertyChangeMask)
-    XSync(watcher.display, 0)
-    let deadline = Date().addingTimeInterval(timeout)
-    while watcher.queue().count != length {
-        guard watcher.nextEvent(timeout: deadline.timeIntervalSinceNow) != nil || Date() < deadline else {
-            throw TestFailure("the queue has \(watcher.queue().count) tickets, not \(length), after \(timeout) s")
-        }
-    }
+    try waitForList(watcher, "_XTOAST_QUEUE", length: length, timeout: timeout)
 }
 
 extension XWatcher {
     /// The ticket ids in `_XTOAST_QUEUE`, oldest first.
     func queue() -> [UInt] { list("_XTOAST_QUEUE") }
+
+    /// The live tickets of a root list: a killed process's entry stays until a later process
+    /// prunes it, but its ticket window is gone.
+    func liveTickets(_ name: String) -> [UInt] {
+        list(name).filter { entry in
+            var type: Atom = 0
+            var format: Int32 = 0
+            var count: UInt = 0
+            var remaining: UInt = 0
+            var data: UnsafeMutablePointer<UInt8>?
+            let status = XGetWindowProperty(
+                display, Window(entry), atom("_XTOAST_TICKET"), 0, 1024, 0, atom("UTF8_STRING"), &type, &format, &count, &remaining, &data)
+            if let data { XFree(data) }
+            return status == Success && count > 0
+        }
+    }
 
     /// A root list of ticket ids, oldest first.
     func list(_ name: String) -> [UInt] {

@@ -68,14 +68,14 @@ extension OnScreen {
     }
 }
 
-/// Waits until a root list property holds `length` tickets.
+/// Waits until a root list property holds `length` live tickets.
 func waitForList(_ watcher: XWatcher, _ name: String, length: Int, timeout: Double = 10) throws {
     XSelectInput(watcher.display, watcher.root, SubstructureNotifyMask | PropertyChangeMask)
     XSync(watcher.display, 0)
     let deadline = Date().addingTimeInterval(timeout)
-    while watcher.list(name).count != length {
+    while watcher.liveTickets(name).count != length {
         guard watcher.nextEvent(timeout: deadline.timeIntervalSinceNow) != nil || Date() < deadline else {
-            throw TestFailure("\(name) has \(watcher.list(name).count) tickets, not \(length), after \(timeout) s")
+            throw TestFailure("\(name) has \(watcher.liveTickets(name).count) live tickets, not \(length), after \(timeout) s")
         }
     }
 }
