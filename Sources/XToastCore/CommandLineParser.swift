@@ -5,8 +5,12 @@ public enum CommandLineParser {
     public struct Parsed {
         /// The options in the order given, with their values ("true" for a flag).
         public var options: [(definition: OptionDefinition, value: String)] = []
-        /// The message's words.
+        /// The message's words, before and after `--`.
         public var words: [String] = []
+        /// The words after `--`, nil without one: the command of `--run`.
+        public var afterDoubleDash: [String]?
+        /// The words before `--`.
+        public var wordsBeforeDoubleDash: [String] { Array(words.dropLast(afterDoubleDash?.count ?? 0)) }
     }
 
     public static func parse(_ arguments: [String]) throws(OptionError) -> Parsed {
@@ -26,6 +30,7 @@ public enum CommandLineParser {
         while index < arguments.count {
             let argument = arguments[index]
             if argument == "--" {
+                parsed.afterDoubleDash = Array(arguments[(index + 1)...])
                 parsed.words += arguments[(index + 1)...]
                 break
             } else if argument.hasPrefix("--") {

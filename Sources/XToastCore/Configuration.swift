@@ -7,6 +7,13 @@ public struct Configuration: Sendable {
     /// Logical-to-device pixel factor; nil: `Xft.dpi` / 96.
     public var scale: Double?
     public var tag: String?
+    public var title: String?
+    public var icon: Icon?
+    public var progress: Progress?
+    public var markup = false
+    public var spinner = false
+    public var followStandardInput = false
+    public var run = false
     public var stack = false
     public var action = false
     public var detach = false

@@ -28,6 +28,16 @@ public struct ConfigurationBuilder: Sendable {
 
     public init() {}
 
+    /// Starts from a built-in design (`toast`, `alert`, `hud`); false if `name` is none of them.
+    @discardableResult
+    public mutating func apply(builtInPreset name: String) -> Bool {
+        guard let style = Style.presets[name] else { return false }
+        configuration.style = style
+        configuration.duration = style.defaultDuration
+        configuration.icon = style.defaultIcon
+        return true
+    }
+
     /// Applies the command line; its errors are the caller's usage errors.
     public mutating func apply(commandLine options: [(definition: OptionDefinition, value: String)]) throws(OptionError) {
         for (definition, value) in options {

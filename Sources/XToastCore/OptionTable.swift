@@ -127,7 +127,8 @@ public enum OptionTable {
         ) { config, text throws(OptionError) in config.style.fadeOut = try number(text, "fade-out", 0...60) },
         OptionDefinition(
             "easing", value: "curve", scope: .look,
-            help: "Fade curve: linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2).", default: "ease-in-out"
+            help: "Fade curve: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2) or spring(damping,velocity).",
+            default: "ease-in-out"
         ) { config, text throws(OptionError) in
             guard let curve = TimingCurve(parsing: text) else {
                 throw OptionError(
@@ -139,6 +140,38 @@ public enum OptionTable {
         OptionDefinition(
             "scale", value: "factor", scope: .look, help: "Device pixels per logical pixel.", default: "Xft.dpi/96"
         ) { config, text throws(OptionError) in config.scale = try number(text, "scale", 0.5...4) },
+        OptionDefinition(
+            "title", value: "text", scope: .look, help: "A bold first line above the message."
+        ) { config, text in config.title = text.isEmpty ? nil : text },
+        OptionDefinition(
+            "icon", value: "icon", scope: .look,
+            help: "success, error, info, warning, an image file (PNG), or an icon name from the icon theme."
+        ) { config, text throws(OptionError) in
+            guard let icon = Icon(parsing: text) else {
+                throw OptionError("invalid icon \"\(text)\": expected success, error, info, warning, a file path or an icon name")
+            }
+            config.icon = icon
+        },
+        OptionDefinition(
+            "progress", value: "percent", scope: .look,
+            help: "A progress bar at 0 to 100 (up to 200 shows the overflow); N! in the alternate colour."
+        ) { config, text throws(OptionError) in
+            guard let progress = Progress(parsing: text) else {
+                throw OptionError("invalid progress \"\(text)\": expected a number from 0 to 200, optionally followed by !")
+            }
+            config.progress = progress
+        },
+        OptionDefinition(
+            "markup", scope: .look, help: "The message and title are Pango markup (<b>, <i>, <span>); bad markup shows as plain text."
+        ) { config, text throws(OptionError) in config.markup = try boolean(text, "markup") },
+        OptionDefinition(
+            "animation", value: "kind", scope: .look, help: "fade, bounce (the alert's), spring (the hud's) or none.", default: "fade"
+        ) { config, text throws(OptionError) in
+            guard let animation = Style.Animation(rawValue: text) else {
+                throw OptionError("invalid animation \"\(text)\": expected fade, bounce, spring or none")
+            }
+            config.style.animation = animation
+        },
         OptionDefinition(
             "stack", scope: .look, help: "Show alongside the toasts on screen, stacked from the edge, instead of after them."
         ) { config, text throws(OptionError) in config.stack = try boolean(text, "stack") },
@@ -152,8 +185,21 @@ public enum OptionTable {
             config.tag = text
         },
         OptionDefinition(
+            "spinner", scope: .invocation, help: "A turning activity indicator in the icon's place, while the toast is up."
+        ) { config, _ in config.spinner = true },
+        OptionDefinition(
+            "stdin", scope: .invocation,
+            help:
+                "Each line read from standard input updates the toast: a number sets the progress, N! in the alternate colour, other text the message."
+        ) { config, _ in config.followStandardInput = true },
+        OptionDefinition(
+            "run", scope: .invocation,
+            help:
+                "Run the command after --; if it takes longer than half a second, a spinner shows until it ends, then success or error; exit with its status."
+        ) { config, _ in config.run = true },
+        OptionDefinition(
             "preset", value: "name", scope: .invocation,
-            help: "Start from a preset: toast, or a [section] of the config file / xtoast.NAME.* X resources."
+            help: "Start from a design: toast, alert or hud; or a [section] of the config file / xtoast.NAME.* X resources."
         ) { config, text throws(OptionError) in
             guard !text.isEmpty, !text.contains(where: { $0 == "." || $0 == "]" || $0.isWhitespace }) else {
                 throw OptionError("invalid preset \"\(text)\": expected a name without dots, brackets or spaces")

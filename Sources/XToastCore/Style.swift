@@ -37,6 +37,44 @@ public struct Style: Equatable, Sendable {
     public var stackGap: Double
     /// Seconds stacked toasts take to close the gap one leaves (`--stack`).
     public var stackSlideDuration: Double
+    /// How it comes and goes (`--animation`).
+    public var animation: Animation
+    /// How long it holds when `--duration` says nothing (the alert's 0.9 s).
+    public var defaultDuration: DisplayDuration
+    /// Where the icon goes: beside the text, or at the HUD design's offsets (preset).
+    public var layout: Layout
+    /// The box is never narrower than this, logical pixels (the HUD's 96).
+    public var minimumWidth: Double
+    /// Icon size and the space between icon and text, logical pixels (preset).
+    public var iconSize: Double
+    public var iconGap: Double
+    /// Built-in icons on a coloured disc, or as a plain glyph in the text colour (preset).
+    public var iconStyle: IconStyle
+    /// The icon shown when `--icon` asks for none (the HUD's checkmark).
+    public var defaultIcon: Icon?
+    /// Seconds a `--run` command may take before a toast shows at all.
+    public var runGrace: Double
+    /// Seconds a `--run` result (success or error) stays.
+    public var runResultHold: Double
+    /// Frames a second while a spinner turns (`--spinner`): enough to look smooth at one turn a
+    /// second, half the work of a 60 Hz monitor.
+    public var spinnerFrameRate: Double
+    /// Seconds for one turn of the spinner.
+    public var spinnerPeriod: Double
+    /// A line around the box: width in logical pixels (0: none) and colour (preset).
+    public var borderWidth: Double
+    public var borderColor: Color
+    /// A drop shadow under the box, drawn only under a compositor (preset).
+    public var shadow: Shadow?
+    /// The progress bar: height, least width, space above it, logical pixels (`--progress`).
+    public var progressHeight: Double
+    public var progressMinimumWidth: Double
+    public var progressGap: Double
+    /// Bar colours: the value, the value with `!`, the part past 100, the empty track.
+    public var progressColor: Color
+    public var progressAlternateColor: Color
+    public var progressOverflowColor: Color
+    public var progressTrackColor: Color
 
     /// The default look: the "toast" design (an iOS WToast), to its numbers.
     public static let toast = Style(
@@ -57,13 +95,91 @@ public struct Style: Equatable, Sendable {
         easing: .easeInOut,
         replaceDuration: 0.25,
         stackGap: 8,
-        stackSlideDuration: 0.25)
+        stackSlideDuration: 0.25,
+        animation: .fade,
+        defaultDuration: .automatic,
+        layout: .row,
+        minimumWidth: 0,
+        iconSize: 20,
+        iconGap: 8,
+        iconStyle: .badge,
+        defaultIcon: nil,
+        runGrace: 0.5,
+        runResultHold: 2,
+        spinnerFrameRate: 30,
+        spinnerPeriod: 1,
+        borderWidth: 0,
+        borderColor: Color(rgb255: 128, 128, 128),
+        shadow: nil,
+        progressHeight: 4,
+        progressMinimumWidth: 160,
+        progressGap: 8,
+        progressColor: Color(red: 1, green: 1, blue: 1),
+        progressAlternateColor: Color(rgb255: 158, 158, 158),
+        progressOverflowColor: Color(rgb255: 255, 112, 67),
+        progressTrackColor: Color(red: 1, green: 1, blue: 1, alpha: 0.25))
 
     /// The monitor width `--render-png` lays out for, having no monitor (device pixels).
     public static let headlessMonitorWidth = 1920
 
     /// The motion this style asks for.
-    public var motion: Motion { .fade(in: fadeIn, out: fadeOut, curve: easing) }
+    public var motion: Motion {
+        switch animation {
+        case .none: .none
+        case .fade: .fade(in: fadeIn, out: fadeOut, curve: easing)
+        case .bounce:
+            // The alert design: 2/3 of the time to overshoot to 1.1 at 0.66 alpha, 1/3 to settle.
+            Motion(
+                initial: Appearance(opacity: 0, scale: 0.8),
+                entrance: [
+                    Keyframe(duration: fadeIn * 0.66, to: Appearance(opacity: 0.66, scale: 1.1), curve: .easeOut),
+                    Keyframe(duration: fadeIn * 0.33, to: .shown, curve: .linear),
+                ],
+                exit: [Keyframe(duration: fadeOut, to: Appearance(opacity: 0, scale: 1.2), curve: .easeIn)])
+        case .spring:
+            // The HUD design: from 1.3 times its size, settling along the spring in `easing`.
+            Motion(
+                initial: Appearance(opacity: 0, scale: 1.3),
+                entrance: [Keyframe(duration: fadeIn, to: .shown, curve: easing)],
+                exit: [Keyframe(duration: fadeOut, to: .hidden, curve: .easeIn)])
+        }
+    }
+
+    public enum Animation: String, CaseIterable, Sendable {
+        case fade, bounce, spring, none
+    }
+
+    public enum Layout: String, Sendable {
+        /// Icon left of the text, everything centred vertically.
+        case row
+        /// The HUD design: icon centred and shifted up by an eighth of the box, text shifted
+        /// down by a quarter.
+        case hud
+    }
+
+    public enum IconStyle: String, Sendable {
+        case badge, glyph
+    }
+
+    /// Colours of the built-in icons' discs (`--icon success|error|info|warning`).
+    public static let iconColors: (success: Color, error: Color, info: Color, warning: Color) = (
+        Color(rgb255: 67, 160, 71), Color(rgb255: 229, 57, 53), Color(rgb255: 30, 136, 229), Color(rgb255: 251, 140, 0)
+    )
+}
+
+/// A drop shadow: blur radius and offset in logical pixels, and how dark.
+public struct Shadow: Equatable, Sendable {
+    public var radius: Double
+    public var offset: Offset
+    public var opacity: Double
+    public var color: Color
+
+    public init(radius: Double, offset: Offset, opacity: Double, color: Color = Color(red: 0, green: 0, blue: 0)) {
+        self.radius = radius
+        self.offset = offset
+        self.opacity = opacity
+        self.color = color
+    }
 }
 
 /// A displacement in logical pixels, x to the right and y downwards.

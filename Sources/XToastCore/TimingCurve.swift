@@ -3,6 +3,8 @@ public enum TimingCurve: Equatable, Sendable {
     case linear
     /// A CSS-style cubic Bézier from (0,0) to (1,1) with control points (x1,y1) and (x2,y2).
     case cubicBezier(Double, Double, Double, Double)
+    /// A damped spring (UIKit's damping ratio and initial velocity) that settles by the end.
+    case spring(damping: Double, velocity: Double)
 
     public static let ease = TimingCurve.cubicBezier(0.25, 0.1, 0.25, 1)
     public static let easeIn = TimingCurve.cubicBezier(0.42, 0, 1, 1)
@@ -19,10 +21,13 @@ public enum TimingCurve: Equatable, Sendable {
         case let .cubicBezier(x1, y1, x2, y2):
             if x == 0 || x == 1 { return x }
             return UnitBezier(x1, y1, x2, y2).solve(x)
+        case let .spring(damping, velocity):
+            return Spring(damping: damping, velocity: velocity).value(at: x)
         }
     }
 
-    /// Parses `linear`, `ease`, `ease-in`, `ease-out`, `ease-in-out` or `cubic-bezier(a,b,c,d)`.
+    /// Parses `linear`, `ease`, `ease-in`, `ease-out`, `ease-in-out`, `cubic-bezier(a,b,c,d)`
+    /// or `spring(damping,velocity)`.
     public init?(parsing text: String) {
         switch text {
         case "linear": self = .linear
@@ -31,6 +36,15 @@ public enum TimingCurve: Equatable, Sendable {
         case "ease-out": self = .easeOut
         case "ease-in-out": self = .easeInOut
         default:
+            if text.hasPrefix("spring("), text.hasSuffix(")") {
+                let numbers = text.dropFirst("spring(".count).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+                    .map { Double($0.filter { $0 != " " }) }
+                guard numbers.count == 2, let damping = numbers[0], let velocity = numbers[1],
+                    (0.05...10).contains(damping), (-50...50).contains(velocity)
+                else { return nil }
+                self = .spring(damping: damping, velocity: velocity)
+                return
+            }
             guard text.hasPrefix("cubic-bezier("), text.hasSuffix(")") else { return nil }
             let inner = text.dropFirst("cubic-bezier(".count).dropLast()
             let numbers = inner.split(separator: ",", omittingEmptySubsequences: false)

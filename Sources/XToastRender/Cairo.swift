@@ -7,6 +7,8 @@ public struct RenderError: Error, CustomStringConvertible {
     init(_ what: String, _ status: cairo_status_t) {
         description = "\(what): \(String(cString: cairo_status_to_string(status)))"
     }
+
+    init(message: String) { description = message }
 }
 
 /// Owns a Cairo surface: checked when made, destroyed with its owner.
@@ -29,6 +31,42 @@ public final class CairoSurface {
     public convenience init(imageOf size: Size) throws(RenderError) {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height))!
         try self.init(taking: surface, size: size, what: "cannot create a \(size.width)x\(size.height) image")
+    }
+
+    /// A transparent 8-bit alpha image, for masks.
+    public convenience init(maskOf size: Size) throws(RenderError) {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(size.width), Int32(size.height))!
+        try self.init(taking: surface, size: size, what: "cannot create a \(size.width)x\(size.height) mask")
+    }
+
+    /// Blurs an A8 image in place: three box blurs of `radius` each way, close to a Gaussian.
+    func blurAlpha(radius: Int) {
+        guard radius > 0, cairo_image_surface_get_format(pointer) == CAIRO_FORMAT_A8 else { return }
+        cairo_surface_flush(pointer)
+        let width = size.width
+        let height = size.height
+        let stride = Int(cairo_image_surface_get_stride(pointer))
+        guard let data = cairo_image_surface_get_data(pointer) else { return }
+        var line = [Int](repeating: 0, count: max(width, height))
+        func pass(count: Int, step: Int, lines: Int, lineStep: Int) {
+            for l in 0..<lines {
+                let base = l * lineStep
+                for i in 0..<count { line[i] = Int(data[base + i * step]) }
+                // A running sum over the window [i - radius, i + radius], edges clamped.
+                var sum = 0
+                for i in -radius...radius { sum += line[min(max(i, 0), count - 1)] }
+                let window = 2 * radius + 1
+                for i in 0..<count {
+                    data[base + i * step] = UInt8(sum / window)
+                    sum += line[min(i + radius + 1, count - 1)] - line[max(i - radius, 0)]
+                }
+            }
+        }
+        for _ in 0..<3 {
+            pass(count: width, step: 1, lines: height, lineStep: stride)
+            pass(count: height, step: stride, lines: width, lineStep: 1)
+        }
+        cairo_surface_mark_dirty(pointer)
     }
 
     /// A surface like this one (same device: a server-side pixmap for an X surface) to draw once into.

@@ -9,7 +9,13 @@ final class TextLayout {
     /// Where the logical rectangle starts inside the layout (centred lines start right of 0).
     private let logicalOrigin: Point
 
-    init(text: String, font: String, color: Color, maximumWidth: Int, maximumLines: Int, scale: Double) {
+    /// Whether markup was asked for but could not be read (the text is then shown plain).
+    private(set) var markupFailed = false
+
+    init(
+        text: String, font: String, color: Color, maximumWidth: Int, maximumLines: Int, scale: Double, bold: Bool = false,
+        markup: Bool = false
+    ) {
         // A private context, not one from a surface: the same layout serves PNGs and windows,
         // and 72 dpi × scale makes a font size of N mean N logical pixels, as the designs do.
         let fontMap = pango_cairo_font_map_get_default()
@@ -25,6 +31,7 @@ final class TextLayout {
 
         layout = pango_layout_new(context)
         let description = TextLayout.fontDescription(font, scale: scale)
+        if bold { pango_font_description_set_weight(description, PANGO_WEIGHT_BOLD) }
         pango_layout_set_font_description(layout, description)
         pango_font_description_free(description)
 
@@ -36,8 +43,14 @@ final class TextLayout {
         pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         pango_layout_set_height(layout, -Int32(max(maximumLines, 1)))
-        // Plain text: never interpreted as markup.
-        pango_layout_set_text(layout, text, -1)
+        // Plain text is never interpreted as markup; markup only when asked, and only if it
+        // parses (pango_layout_set_markup would show nothing at all for bad markup).
+        if markup && pango_parse_markup(text, -1, 0, nil, nil, nil, nil) != 0 {
+            pango_layout_set_markup(layout, text, -1)
+        } else {
+            markupFailed = markup
+            pango_layout_set_text(layout, text, -1)
+        }
 
         var logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, nil, &logical)

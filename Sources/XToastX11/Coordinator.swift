@@ -27,6 +27,7 @@ final class Coordinator {
     private var inQueue = false
     private var inSchedule = false
     private var inStack = false
+    private var left = false
     /// The stacked tickets before ours that we watch for appearing, resizing and leaving.
     private var watchedStack = Set<Window>()
 
@@ -143,6 +144,8 @@ final class Coordinator {
 
     /// Leaves the queue and the schedule and destroys the ticket, so that the next toast can show.
     func leave() {
+        guard !left else { return }
+        left = true
         leaveSchedule()
         if inStack { removeTicket(from: display.atoms.stack) }
         inStack = false

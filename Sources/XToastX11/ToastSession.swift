@@ -4,7 +4,7 @@ import XToastRender
 
 /// Everything needed to show one toast.
 public struct ToastRequest: Sendable {
-    public var message: String
+    public var content: ToastContent
     public var style: Style
     public var duration: DisplayDuration
     public var monitor: MonitorChoice
@@ -20,14 +20,18 @@ public struct ToastRequest: Sendable {
     public var stack: Bool
     /// For `--at` in the local zone: the instant worked out again after the zone changed.
     public var rescheduleAfterZoneChange: (@Sendable () -> Double?)?
+    /// Lines from standard input update the toast (`--stdin`).
+    public var followStandardInput = false
+    /// The command `--run` started: the toast follows it.
+    public var command: RunningCommand?
 
     public init(
-        message: String, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
+        content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
         displayName: String?, tag: String?, delivery: Delivery = .now, stack: Bool = false
     ) {
         self.delivery = delivery
         self.stack = stack
-        self.message = message
+        self.content = content
         self.style = style
         self.duration = duration
         self.monitor = monitor
@@ -44,6 +48,11 @@ public final class ToastSession {
     private let wakeups: Wakeups
     private let coordinator: Coordinator
     private let warn: (String) -> Void
+    /// What is shown now and for how long: `--stdin` lines and a `--run` result change them.
+    private var content: ToastContent
+    private var duration: DisplayDuration
+    /// How the `--run` command ended, once it has.
+    public private(set) var commandStatus: Int32?
     private var compositorEvent: Int32?
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
@@ -53,6 +62,8 @@ public final class ToastSession {
         self.wakeups = wakeups
         self.warn = warn
         self.display = display
+        content = request.content
+        duration = request.duration
         _ = try Self.monitors(for: request.monitor, on: display)
         let at: Int?
         switch request.delivery {
@@ -67,13 +78,14 @@ public final class ToastSession {
     /// Frames per second when RandR does not know the monitor's refresh rate.
     static let fallbackRefreshRate = 60.0
 
-    /// Joins the queue, calls `queued` (where `--background` detaches), waits for the turn,
+    /// Joins the queue, calls `queued` (where `--detach` detaches), waits for the turn,
     /// shows the toast and returns how it ended.
     public func run(queued: () -> Void) throws(X11Error) -> Outcome {
         let dpy = display.pointer
         // Queue changes arrive as PropertyNotify on the root.
         XSelectInput(dpy, display.root, PropertyChangeMask)
         defer { coordinator.leave() }
+        if let command = request.command, let ending = waitOutGrace(of: command) { return ending }
         if request.delivery != .now {
             try wakeups.schedule(request.delivery)
             if request.rescheduleAfterZoneChange != nil { wakeups.watchTimeZone() }
@@ -88,61 +100,142 @@ public final class ToastSession {
             queued()
         }
 
+        let input = request.followStandardInput ? LineReader(descriptor: 0) : nil
         var showing: Showing?
+        // The toast being replaced by a new one, kept until the new one is drawn over it.
+        var retiring: Showing?
         var outcome: Outcome?
+        // A --run toast closed before its command ended: wait for the command, show nothing.
+        var closedEarly: Outcome?
         var turnMayHaveChanged = true
         var stackMayHaveChanged = false
         var event = XEvent()
+        func end(_ ending: Outcome) {
+            if request.command != nil && commandStatus == nil && closedEarly == nil {
+                closedEarly = ending
+                showing = nil
+                retiring = nil
+                coordinator.leave()
+            } else {
+                outcome = ending
+            }
+        }
+        func replace(with next: ToastContent, for hold: DisplayDuration) throws(X11Error) {
+            content = next
+            duration = hold
+            guard let current = showing else { return }
+            retiring = current
+            showing = try show(morphingFrom: current.windows.first?.currentBox)
+        }
         while outcome == nil {
             // Drain everything Xlib has queued or can read before deciding anything: a reply
             // read by some other call may have brought events along that poll would not see.
             while XPending(dpy) > 0 {
                 XNextEvent(dpy, &event)
                 if let command = coordinator.command(in: &event) {
-                    outcome = command == .dismiss ? .dismissed : .replaced
+                    end(command == .dismiss ? .dismissed : .replaced)
                 } else if request.stack && coordinator.affectsStack(&event) {
                     stackMayHaveChanged = true
                 } else if coordinator.affectsTurn(&event) {
                     turnMayHaveChanged = true
-                } else if let showing, let ending = showing.handle(&event) {
-                    outcome = ending
+                } else if let current = showing, let ending = current.handle(&event) {
+                    end(ending)
+                } else {
+                    _ = retiring?.handle(&event)
                 }
             }
             if outcome != nil { break }
-            if showing == nil && request.stack {
+            if let closedEarly, commandStatus != nil {
+                outcome = closedEarly
+                break
+            }
+            if closedEarly == nil && showing == nil && request.stack {
                 // A stacked toast does not wait for a turn.
-                showing = try show()
-            } else if showing == nil && turnMayHaveChanged {
+                showing = try show(morphingFrom: nil)
+            } else if closedEarly == nil && showing == nil && turnMayHaveChanged {
                 turnMayHaveChanged = false
                 switch coordinator.turn() {
-                case .mine: showing = try show()
-                case .dropped: outcome = .replaced
+                case .mine: showing = try show(morphingFrom: nil)
+                case .dropped: end(.replaced)
                 case .waiting: break
                 }
             }
-            if let showing, stackMayHaveChanged {
+            if let current = showing, stackMayHaveChanged {
                 stackMayHaveChanged = false
-                showing.restack(shifts: showing.monitors.map(stackShift), now: Wakeups.now())
+                current.restack(shifts: current.monitors.map(stackShift), now: Wakeups.now())
             }
             if let current = showing {
-                if let ending = current.step(now: Wakeups.now(), announce: coordinator.announceShown) {
-                    outcome = ending
-                    break
+                let ending = current.step(now: Wakeups.now()) { box in
+                    coordinator.announceShown(at: box)
+                    // Drawn over the old one: now the old one can go.
+                    retiring = nil
                 }
-                wakeups.arm(at: current.nextWake)
+                if let ending {
+                    end(ending)
+                    if outcome != nil { break }
+                }
+                wakeups.arm(at: showing?.nextWake)
             }
             XFlush(dpy)
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
-            for wake in wakeups.wait(connection: display.fileDescriptor) {
-                if case .signal(let number) = wake {
-                    outcome = number == SIGUSR1 ? .dismissed : .signalled(number)
+            let inputDescriptor = input.map { $0.ended ? -1 : $0.descriptor } ?? -1
+            for wake in wakeups.wait(connection: display.fileDescriptor, input: inputDescriptor) {
+                switch wake {
+                case .signal(SIGCHLD):
+                    guard let command = request.command, commandStatus == nil, let status = command.reap() else { break }
+                    commandStatus = status
+                    if closedEarly == nil {
+                        try replace(
+                            with: content.finished(command: command.commandLine, status: status), for: .seconds(command.resultHold))
+                    }
+                case .signal(let number):
+                    if let command = request.command, commandStatus == nil, number != SIGUSR1 {
+                        // Ctrl-C and friends are for the command; its end ends the toast.
+                        kill(command.pid, number)
+                    } else {
+                        end(number == SIGUSR1 ? .dismissed : .signalled(number))
+                    }
+                case .input:
+                    guard let input else { break }
+                    // Only the newest value matters: a burst of lines makes one update.
+                    var next = content
+                    for line in input.readLines() { next = next.updated(byLine: line) ?? next }
+                    if next != content { try replace(with: next, for: duration) }
+                case .connection, .timer, .due, .zoneChanged:
+                    break
                 }
             }
         }
         // The windows go before the ticket leaves the queue: the next toast never overlaps.
         showing = nil
+        retiring = nil
         XFlush(dpy)
         return outcome!
+    }
+
+    /// For `--run`: gives the command its grace time. Returns an outcome when it ended within
+    /// it (no toast at all) or a signal ended xtoast; nil when the toast is to be shown.
+    private func waitOutGrace(of command: RunningCommand) -> Outcome? {
+        wakeups.arm(at: Wakeups.now() + command.grace)
+        while true {
+            for wake in wakeups.wait(connection: -1) {
+                switch wake {
+                case .signal(SIGCHLD):
+                    if let status = command.reap() {
+                        commandStatus = status
+                        return .expired
+                    }
+                case .signal(SIGUSR1):
+                    break  // nothing to dismiss yet
+                case .signal(let number):
+                    kill(command.pid, number)
+                case .timer:
+                    return nil
+                default:
+                    break
+                }
+            }
+        }
     }
 
     /// Joins the stack or the queue.
@@ -170,25 +263,27 @@ public final class ToastSession {
             }
             for wake in wakeups.wait(connection: display.fileDescriptor) {
                 switch wake {
+                case .signal(SIGCHLD): break
                 case .signal(let number): return number == SIGUSR1 ? .dismissed : .signalled(number)
                 case .due: return nil
                 case .zoneChanged:
                     // "09:00" now means 09:00 in the new zone.
                     if let instant = request.rescheduleAfterZoneChange?() { try? wakeups.schedule(.at(instant)) }
-                case .connection, .timer: break
+                case .connection, .timer, .input: break
                 }
             }
         }
     }
 
-    /// Places the toast on its monitor(s) and maps its window(s).
-    private func show() throws(X11Error) -> Showing {
+    /// Places the toast on its monitor(s) and maps its window(s); with `morphingFrom`, it grows
+    /// out of that box (a toast with our tag, or our own before an update).
+    private func show(morphingFrom old: Rect?) throws(X11Error) -> Showing {
         let style = request.style
         let composited = display.compositorIsRunning()
         let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
         let targets = try Self.monitors(for: request.monitor, on: display)
-        let hold = request.duration.hold(for: request.message)
-        let start = coordinator.replacedRect
+        let hold = duration.hold(for: content.message)
+        let start = old ?? coordinator.replacedRect
         // Taking over from a toast with our tag: no fade-in, the box moves from its place.
         let motion: Motion
         if !composited {
@@ -203,7 +298,13 @@ public final class ToastSession {
         let shifts = targets.map(stackShift)
         let windows = try zip(targets, shifts).map { monitor, shift throws(X11Error) in
             let metrics = ToastMetrics(style: style, scale: scale, monitorWidth: monitor.rect.width)
-            let painter = ToastPainter(message: request.message, style: style, metrics: metrics)
+            let painter: ToastPainter
+            do {
+                painter = try ToastPainter(content: content, style: style, metrics: metrics)
+            } catch {
+                throw X11Error.system(String(describing: error))
+            }
+            if painter.markupFailed && monitor == targets[0] { warn(ToastPainter.markupWarning) }
             let offset = Point(x: metrics.offset.x, y: metrics.offset.y + direction * shift)
             let origin = Placement.origin(
                 for: painter.boxSize, on: monitor.rect, position: style.position, margin: metrics.margin, offset: offset)
@@ -220,7 +321,8 @@ public final class ToastSession {
         let showing = Showing(
             display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
             slideDuration: style.stackSlideDuration, timeline: Timeline(motion: motion, hold: hold),
-            frameInterval: frameInterval, compositorEvent: compositorEvent)
+            frameInterval: frameInterval, compositorEvent: compositorEvent,
+            spinner: content.spinner ? (1 / style.spinnerFrameRate, style.spinnerPeriod) : nil)
         windows.forEach { $0.map() }
         return showing
     }
@@ -244,129 +346,6 @@ public final class ToastSession {
             throw .unknownMonitor(UnknownMonitorError(choice: choice, available: named.map(\.name)))
         }
     }
-}
-
-/// A toast on screen: its windows and its timeline, from the first frame to the last.
-private final class Showing {
-    let display: XDisplay
-    let windows: [ToastWindow]
-    let monitors: [Monitor]
-    /// Per window, the stack shift it was placed with, and its move towards a new one.
-    private let placedShifts: [Int]
-    private var slides: [Slide?]
-    /// +1 when stacked toasts grow downwards (top, center), -1 upwards (bottom).
-    private let direction: Int
-    private let slideDuration: Double
-    let timeline: Timeline
-    let frameInterval: Double
-    let compositorEvent: Int32?
-    /// The first frame: the timeline counts from here.
-    private var start: Double?
-    private var nextFrame: Double? = 0
-    private var announced = false
-
-    init(
-        display: XDisplay, windows: [ToastWindow], monitors: [Monitor], shifts: [Int], direction: Int, slideDuration: Double,
-        timeline: Timeline, frameInterval: Double, compositorEvent: Int32?
-    ) {
-        self.display = display
-        self.windows = windows
-        self.monitors = monitors
-        placedShifts = shifts
-        slides = shifts.map { _ in nil }
-        self.direction = direction
-        self.slideDuration = slideDuration
-        self.timeline = timeline
-        self.frameInterval = frameInterval
-        self.compositorEvent = compositorEvent
-    }
-
-    /// When the loop must wake next (monotonic seconds), nil to sleep until an event.
-    var nextWake: Double? {
-        guard let start else { return nil }
-        let timelineWake = nextFrame.map { start + $0 }
-        guard let lastMove = movingUntil else { return timelineWake }
-        let slideWake = min(Wakeups.now() + frameInterval, lastMove)
-        return min(timelineWake ?? slideWake, slideWake)
-    }
-
-    /// When the last running slide ends, nil when none runs.
-    private var movingUntil: Double? {
-        slides.compactMap { $0 }.map { $0.start + $0.duration }.max()
-    }
-
-    /// Moves each window towards its new stack shift (a toast before it left or changed).
-    func restack(shifts: [Int], now: Double) {
-        for (i, shift) in shifts.enumerated() {
-            let current = slides[i]?.value(at: now) ?? placedShifts[i]
-            guard shift != (slides[i]?.to ?? placedShifts[i]) else { continue }
-            slides[i] = Slide(from: current, to: shift, start: now, duration: slideDuration, curve: .easeOut)
-        }
-    }
-
-    /// Reacts to an event; returns an outcome when the event ends the toast.
-    func handle(_ event: inout XEvent) -> Outcome? {
-        let type = event.type
-        if let compositorEvent, type == compositorEvent + XFixesSelectionNotify {
-            let composited = display.compositorIsRunning()
-            windows.forEach { $0.setComposited(composited) }
-            return nil
-        }
-        switch type {
-        case Expose:
-            guard let window = windows.first(where: { $0.window == event.xexpose.window }) else { return nil }
-            window.invalidate()
-            if start == nil { start = Wakeups.now() }
-        case ButtonPress:
-            if isOurs(event.xbutton.window) && event.xbutton.button == UInt32(Button1) { return .clicked }
-        case MapNotify:
-            // Anything newly mapped may cover the toast.
-            if !isOurs(event.xmap.window) { raise() }
-        case ConfigureNotify:
-            // A managed window raised over us. Restacks of other override-redirect windows are
-            // not answered: two always-on-top programs answering each other would never stop.
-            if !isOurs(event.xconfigure.window) && event.xconfigure.override_redirect == 0 { raise() }
-        default:
-            break
-        }
-        return nil
-    }
-
-    /// Draws the frame due at `now`, if any; returns `.expired` once the timeline has ended.
-    func step(now: Double, announce: (Rect) -> Void) -> Outcome? {
-        guard let start else { return nil }
-        for (i, slide) in slides.enumerated() {
-            guard let slide else { continue }
-            windows[i].move(by: direction * (slide.value(at: now) - placedShifts[i]))
-            if slide.isFinished(at: now) {
-                slides[i] = nil
-                announce(windows[i].currentBox)
-            }
-        }
-        let elapsed = now - start
-        if timeline.phase(at: elapsed) == .finished { return .expired }
-        let frameDue = nextFrame.map { elapsed >= $0 } ?? false
-        guard frameDue || windows.contains(where: \.pendingPaint) else { return nil }
-        let appearance = timeline.appearance(at: elapsed)
-        for window in windows {
-            // Cairo out of memory for one frame: the next frame tries again.
-            try? window.present(appearance)
-        }
-        if !announced {
-            announced = true
-            announce(windows[0].currentBox)
-        }
-        // Frames only while something moves; while holding, sleep until the exit.
-        nextFrame =
-            windows.contains(where: \.composited)
-            ? timeline.nextFrameTime(after: elapsed, frameInterval: frameInterval)
-            : timeline.nextPhaseBoundary(after: elapsed)
-        return nil
-    }
-
-    private func raise() { windows.forEach { $0.raise() } }
-
-    private func isOurs(_ window: Window) -> Bool { windows.contains { $0.window == window } }
 }
 
 extension XDisplay {

@@ -35,10 +35,15 @@ final class ToastWindow {
         self.painter = painter
         self.box = box
         self.composited = composited
-        let grow = { (side: Int) in Int((Double(side) * (max(maximumScale, 1) - 1) / 2).rounded(.up)) }
-        var frame = Rect(
-            x: box.x - grow(box.width), y: box.y - grow(box.height),
-            width: box.width + 2 * grow(box.width), height: box.height + 2 * grow(box.height))
+        // The drawing (box and shadow), grown around the box's centre for the largest scale.
+        let m = painter.margins
+        let factor = max(maximumScale, 1)
+        let left = Int((Double(box.width / 2 + m.left) * factor).rounded(.up))
+        let right = Int((Double(box.width - box.width / 2 + m.right) * factor).rounded(.up))
+        let top = Int((Double(box.height / 2 + m.top) * factor).rounded(.up))
+        let bottom = Int((Double(box.height - box.height / 2 + m.bottom) * factor).rounded(.up))
+        let centre = Point(x: box.x + box.width / 2, y: box.y + box.height / 2)
+        var frame = Rect(x: centre.x - left, y: centre.y - top, width: left + right, height: top + bottom)
         if let morphStart { frame = frame.union(morphStart) }
         self.frame = frame
         self.morphStart = morphStart
@@ -190,8 +195,9 @@ final class ToastWindow {
 
     /// Shows the toast at `appearance`. With a compositor: the content composited at that
     /// opacity and scale. Without one there is nothing to blend: the opaque content, once.
-    func present(_ appearance: Appearance) throws(RenderError) {
-        guard composited || needsPaint else { return }
+    func present(_ appearance: Appearance, turn: Double) throws(RenderError) {
+        // A turning spinner repaints every frame, also on a plain (opaque) window.
+        guard composited || needsPaint || painter.hasSpinner else { return }
         let cr = context
         cairo_save(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
@@ -202,14 +208,19 @@ final class ToastWindow {
         } else {
             let content = try preparedContent()
             let scale = composited ? appearance.scale : 1
-            cairo_translate(cr, Double(box.x - frame.x) + Double(box.width) / 2, Double(box.y - frame.y) + Double(box.height) / 2)
+            cairo_translate(cr, Double(box.x - frame.x + box.width / 2), Double(box.y - frame.y + box.height / 2))
             cairo_scale(cr, scale, scale)
-            cairo_translate(cr, -Double(box.width) / 2, -Double(box.height) / 2)
+            cairo_translate(cr, -Double(box.width / 2 + painter.margins.left), -Double(box.height / 2 + painter.margins.top))
             cairo_set_source_surface(cr, content.pointer, 0, 0)
-            if composited {
-                cairo_paint_with_alpha(cr, min(max(appearance.opacity, 0), 1))
-            } else {
-                cairo_paint(cr)
+            let opacity = composited ? min(max(appearance.opacity, 0), 1) : 1
+            cairo_paint_with_alpha(cr, opacity)
+            if painter.hasSpinner {
+                // The only part drawn anew each frame: a ring and an arc.
+                cairo_translate(cr, Double(painter.margins.left), Double(painter.margins.top))
+                cairo_push_group(cr)
+                painter.drawSpinner(into: cr, turn: turn)
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, opacity)
             }
         }
         cairo_restore(cr)
@@ -240,7 +251,7 @@ final class ToastWindow {
     private func preparedTextLayer() throws(RenderError) -> CairoSurface {
         if let textLayer { return textLayer }
         let made = try surface.similar(size: box.size)
-        try made.draw { cr in painter.drawText(into: cr) }
+        try made.draw { cr in painter.drawForeground(into: cr) }
         textLayer = made
         return made
     }
@@ -248,7 +259,7 @@ final class ToastWindow {
     /// The box drawn once into a pixmap on the server, for the current mode.
     private func preparedContent() throws(RenderError) -> CairoSurface {
         if let content { return content }
-        let made = try surface.similar(size: box.size)
+        let made = try surface.similar(size: painter.contentSize)
         let opaque = !composited
         try made.draw { cr in painter.draw(into: cr, opaque: opaque) }
         content = made

@@ -14,7 +14,8 @@ public final class Wakeups {
     private var zoneFileName = ""
 
     /// The signals xtoast handles: they are blocked from delivery here and read in the loop.
-    public static let handledSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1]
+    /// SIGCHLD tells that a `--run` command ended.
+    public static let handledSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGCHLD]
 
     /// Blocks `handledSignals` for the process. Call first thing, before any library can start
     /// a thread that would inherit an unblocked mask.
@@ -133,16 +134,19 @@ public final class Wakeups {
         case due
         /// The local time zone changed.
         case zoneChanged
+        /// Standard input has something to read (or has ended).
+        case input
     }
 
     /// Blocks until the X connection is readable, a signal arrives or the timer fires.
-    func wait(connection: Int32) -> [Event] {
+    func wait(connection: Int32, input: Int32 = -1) -> [Event] {
         var fds = [
             pollfd(fd: connection, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: timerDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: scheduleDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: zoneDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: input, events: Int16(POLLIN), revents: 0),
         ]
         while poll(&fds, nfds_t(fds.count), -1) < 0 {
             guard errno == EINTR else { return [.connection] }
@@ -150,7 +154,9 @@ public final class Wakeups {
         var events: [Event] = []
         // A hung-up connection reads as readable: Xlib then reports it through its I/O handler.
         if fds[0].revents != 0 { events.append(.connection) }
-        if fds[1].revents != 0, let signal = readSignal() { events.append(.signal(signal)) }
+        if fds[1].revents != 0 {
+            while let signal = readSignal() { events.append(.signal(signal)) }
+        }
         if fds[2].revents != 0 {
             var expirations: UInt64 = 0
             _ = read(timerDescriptor, &expirations, 8)
@@ -164,6 +170,7 @@ public final class Wakeups {
             events.append(.due)
         }
         if fds[4].revents != 0 && zoneFileChanged() { events.append(.zoneChanged) }
+        if fds[5].revents != 0 { events.append(.input) }
         return events
     }
 

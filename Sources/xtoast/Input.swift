@@ -20,6 +20,26 @@ enum Input {
         return (MessageText.join(arguments), repaired)
     }
 
+    /// The first line of standard input (blocking), nil at once-empty end of file.
+    static func firstLine() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < stdinByteLimit {
+            let count = read(0, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { break }
+            if byte == 10 {
+                if bytes.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+                    bytes.removeAll()
+                    continue
+                }
+                break
+            }
+            bytes.append(byte)
+        }
+        return bytes.isEmpty ? nil : MessageText.decode(bytes).text
+    }
+
     private static func readStandardInput() -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)

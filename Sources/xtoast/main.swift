@@ -69,7 +69,23 @@ do {
 }
 
 var message = ""
-if request.mode == .show {
+var runCommand: [String]?
+if request.run {
+    guard let command = parsed.afterDoubleDash, !command.isEmpty else { usageError("--run needs a command after --") }
+    if request.followStandardInput { usageError("--run and --stdin cannot be used together") }
+    runCommand = command
+}
+if request.mode == .show, let command = runCommand {
+    // The message is the words before --, or the command line.
+    let words = parsed.wordsBeforeDoubleDash
+    message = (try? MessageText.normalize(MessageText.join(words.isEmpty ? command : words))) ?? command.joined(separator: " ")
+} else if request.mode == .show && request.followStandardInput && parsed.words.isEmpty {
+    // The first line read is the first text shown.
+    guard let line = Input.firstLine(), let text = try? MessageText.normalize(line) else {
+        die("empty message: standard input ended before a line of text", status: ExitStatus.usage)
+    }
+    message = text
+} else if request.mode == .show {
     let input = Input.message(arguments: parsed.words)
     do {
         message = try MessageText.normalize(input.text)
@@ -97,17 +113,25 @@ let resources = XResources.entries(in: display?.resourceString ?? "")
 let configFile = ConfigSource.load(request)
 
 var builder = ConfigurationBuilder()
+let builtIn = builder.apply(builtInPreset: request.preset ?? "toast")
 builder.apply(resources: resources, preset: request.preset)
 if let configFile { builder.apply(file: configFile.file, path: configFile.path, preset: request.preset) }
 try! builder.apply(commandLine: parsed.options)  // already checked above
 for warning in builder.warnings { warn(warning) }
 let settings = builder.configuration
 
-if let preset = settings.preset, preset != "toast" {
+if let preset = settings.preset, !builtIn {
     let known = Set(resources.compactMap(\.preset)).union(configFile?.file.sections.keys.map { $0 } ?? [])
     if !known.contains(preset) {
-        let names = (["toast"] + known.sorted()).joined(separator: ", ")
+        let names = (Style.presets.keys.sorted() + known.sorted()).joined(separator: ", ")
         usageError("unknown preset \"\(preset)\" (presets: \(names))")
+    }
+}
+if let icon = settings.icon {
+    do {
+        try ToastPainter.check(icon: icon)
+    } catch {
+        die(error.description, status: ExitStatus.failure)
     }
 }
 
@@ -129,10 +153,15 @@ if settings.mode != .show, let display {
 }
 
 // 5. A toast.
+let content = ToastContent(
+    message: message, title: settings.title, icon: settings.icon, progress: settings.progress, markup: settings.markup,
+    spinner: settings.spinner || runCommand != nil)
+
 if let path = settings.renderPNG {
     let metrics = ToastMetrics(style: settings.style, scale: settings.scale ?? 1, monitorWidth: Style.headlessMonitorWidth)
-    let painter = ToastPainter(message: message, style: settings.style, metrics: metrics)
     do {
+        let painter = try ToastPainter(content: content, style: settings.style, metrics: metrics)
+        if painter.markupFailed { warn(ToastPainter.markupWarning) }
         try painter.image().writePNG(to: path)
     } catch {
         die(error.description, status: ExitStatus.failure)
@@ -141,18 +170,32 @@ if let path = settings.renderPNG {
 }
 
 let outcome: Outcome
+var commandStatus: Int32?
 do {
     let wakeups = try Wakeups()
     var toast = ToastRequest(
-        message: message, style: settings.style, duration: settings.duration, monitor: settings.monitor,
-        scale: settings.scale, displayName: settings.display, tag: settings.tag, delivery: delivery, stack: settings.stack)
+        content: content, style: settings.style, duration: runCommand == nil ? settings.duration : .sticky,
+        monitor: settings.monitor, scale: settings.scale, displayName: settings.display, tag: settings.tag, delivery: delivery,
+        stack: settings.stack)
     toast.rescheduleAfterZoneChange = reschedule
+    toast.followStandardInput = settings.followStandardInput
+    if let runCommand {
+        // Started once signals are blocked here, so that its end cannot be missed; it gets the
+        // default signal handling back.
+        let pid = Runner.spawn(runCommand)
+        toast.command = RunningCommand(
+            pid: pid, commandLine: runCommand.joined(separator: " "), grace: settings.style.runGrace,
+            resultHold: settings.style.runResultHold)
+    }
     // The session (and with it the window) is gone before the exit below.
-    outcome = try ToastSession(toast, display: display!, wakeups: wakeups, warn: warn).run(queued: {
+    let session = try ToastSession(toast, display: display!, wakeups: wakeups, warn: warn)
+    outcome = try session.run(queued: {
         if settings.detach { Detach.now() }
     })
+    commandStatus = session.commandStatus
 } catch {
     die(error.description, status: ExitStatus.failure)
 }
 if settings.printOutcome { print(outcome.word(action: settings.action)) }
-exit(outcome.exitStatus(action: settings.action))
+// With --run, the command's status is ours.
+exit(commandStatus ?? outcome.exitStatus(action: settings.action))

@@ -1,0 +1,111 @@
+/// What a toast shows besides its message.
+public struct ToastContent: Equatable, Sendable {
+    public var message: String
+    /// A bold line above the message (`--title`).
+    public var title: String?
+    public var icon: Icon?
+    public var progress: Progress?
+    /// The message (and title) are Pango markup (`--markup`); otherwise plain text, always.
+    public var markup: Bool
+    /// A turning activity indicator in the icon's place (`--spinner`).
+    public var spinner: Bool
+
+    public init(
+        message: String, title: String? = nil, icon: Icon? = nil, progress: Progress? = nil, markup: Bool = false,
+        spinner: Bool = false
+    ) {
+        self.message = message
+        self.title = title
+        self.icon = icon
+        self.progress = progress
+        self.markup = markup
+        self.spinner = spinner
+    }
+}
+
+/// An icon: one of the built-in vector drawings, an image file, or a freedesktop icon name.
+public enum Icon: Equatable, Sendable {
+    case success, error, info, warning
+    case file(String)
+    case named(String)
+
+    /// `success`, `error`, `info`, `warning`; a path (with a `/`) is a file; else an icon name.
+    public init?(parsing text: String) {
+        switch text {
+        case "": return nil
+        case "success": self = .success
+        case "error": self = .error
+        case "info": self = .info
+        case "warning": self = .warning
+        default:
+            if text.contains("/") {
+                self = .file(text)
+            } else {
+                guard text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else { return nil }
+                self = .named(text)
+            }
+        }
+    }
+}
+
+/// A progress bar's value, in percent.
+public struct Progress: Equatable, Sendable {
+    /// 0 and up; past 100 the bar shows the overflow.
+    public var percent: Double
+    /// Drawn in the alternate colour (`N!`: muted, for instance).
+    public var alternate: Bool
+
+    public init(percent: Double, alternate: Bool = false) {
+        self.percent = percent
+        self.alternate = alternate
+    }
+
+    /// The largest value a bar takes: twice full.
+    public static let maximum = 200.0
+
+    /// Parses `40`, `40.5`, `40!` (alternate colour); 0 to 200.
+    public init?(parsing text: String) {
+        var number = Substring(text)
+        let alternate = number.hasSuffix("!")
+        if alternate { number = number.dropLast() }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number),
+            (0...Progress.maximum).contains(value)
+        else { return nil }
+        self.init(percent: value, alternate: alternate)
+    }
+
+    /// The filled part, 0...1, and the part past full, 0...1.
+    public var fractions: (filled: Double, overflow: Double) {
+        (min(percent, 100) / 100, max(min(percent, Progress.maximum) - 100, 0) / 100)
+    }
+}
+
+extension ToastContent {
+    /// A line read with `--stdin` applied, xob-style: a number sets the progress (`N!` in the
+    /// alternate colour), other text the message. Nil for a line that changes nothing.
+    public func updated(byLine line: String) -> ToastContent? {
+        let trimmed = line.trimmingCharacters
+        guard !trimmed.isEmpty else { return nil }
+        var next = self
+        if let progress = Progress(parsing: trimmed) {
+            next.progress = progress
+        } else if let text = try? MessageText.normalize(trimmed) {
+            next.message = text
+        }
+        return next == self ? nil : next
+    }
+
+    /// What a `--run` toast shows once its command ended with `status` (128+N: signal N).
+    public func finished(command: String, status: Int32) -> ToastContent {
+        var next = self
+        next.spinner = false
+        next.icon = status == 0 ? .success : .error
+        next.progress = nil
+        let name = command.split(separator: " ").first.map(String.init) ?? command
+        next.message =
+            status == 0
+            ? "\(message)\n\(name) finished"
+            : status > 128 ? "\(message)\n\(name) was killed by signal \(status - 128)" : "\(message)\n\(name) failed (exit \(status))"
+        return next
+    }
+}

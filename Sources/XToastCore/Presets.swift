@@ -1,0 +1,48 @@
+/// The designs xtoast reproduces, one flag each (`--preset toast|alert|hud`). These, with
+/// `Style.toast`, are the only places their numbers are written.
+extension Style {
+    /// An iOS "FHNotification": centred; bold 15 px white text wrapped at 160 px; rgb(60,60,60)
+    /// at 0.8 with a 1 px rgb(128,128,128) border, radius 8; shadow radius 8, offset (0,4),
+    /// opacity 1; bouncing in over 0.35 s, holding 0.9 s, growing out over 0.35 s.
+    public static let alert: Style = {
+        var style = Style.toast
+        style.font = "Sans Bold 15"
+        style.maximumWidth = 160 + 2 * style.padding
+        style.background = Color(rgb255: 60, 60, 60, alpha: 0.8)
+        style.borderWidth = 1
+        style.borderColor = Color(rgb255: 128, 128, 128)
+        style.cornerRadius = 8
+        style.shadow = Shadow(radius: 8, offset: Offset(x: 0, y: 4), opacity: 1)
+        style.position = .center
+        style.animation = .bounce
+        style.fadeIn = 0.35
+        style.fadeOut = 0.35
+        style.defaultDuration = .seconds(0.9)
+        return style
+    }()
+
+    /// An iOS "HudView": a 96×96 box centred, radius 10, grey 0.3 at 0.8; a checkmark centred
+    /// and shifted up by 96/8, 16 px white text shifted down by 96/4; in from alpha 0 and
+    /// scale 1.3 along a spring (damping 0.7, initial velocity 0.5) over 0.3 s.
+    public static let hud: Style = {
+        var style = Style.toast
+        style.font = "Sans 16"
+        style.background = Color(red: 0.3, green: 0.3, blue: 0.3, alpha: 0.8)
+        style.cornerRadius = 10
+        style.minimumWidth = 96
+        style.minimumHeight = 96
+        style.layout = .hud
+        style.iconSize = 36
+        style.iconStyle = .glyph
+        style.defaultIcon = .success
+        style.position = .center
+        style.animation = .spring
+        style.easing = .spring(damping: 0.7, velocity: 0.5)
+        style.fadeIn = 0.3
+        style.fadeOut = 0.3
+        return style
+    }()
+
+    /// The built-in presets by name.
+    public static let presets: [String: Style] = ["toast": .toast, "alert": .alert, "hud": .hud]
+}

@@ -1,0 +1,142 @@
+import CCairo
+import Glibc
+import XToastCore
+
+/// An icon ready to draw: a built-in vector drawing (crisp at any scale), or an image.
+enum IconImage {
+    case vector(Icon)
+    case image(CairoSurface)
+
+    /// Loads what `icon` names. Built-in icons cannot fail; files and theme names can.
+    static func load(_ icon: Icon, pixelSize: Int) throws(RenderError) -> IconImage {
+        switch icon {
+        case .success, .error, .info, .warning:
+            return .vector(icon)
+        case .file(let path):
+            return .image(try png(at: path))
+        case .named(let name):
+            guard let path = IconTheme.lookup(name, pixelSize: pixelSize) else {
+                throw RenderError(message: "no icon named \"\(name)\" in the icon theme (PNG icons only)")
+            }
+            return .image(try png(at: path))
+        }
+    }
+
+    private static func png(at path: String) throws(RenderError) -> CairoSurface {
+        guard access(path, R_OK) == 0 else {
+            throw RenderError(message: "cannot read icon \"\(path)\": \(String(cString: strerror(errno)))")
+        }
+        let surface = cairo_image_surface_create_from_png(path)!
+        let size = Size(width: Int(cairo_image_surface_get_width(surface)), height: Int(cairo_image_surface_get_height(surface)))
+        return try CairoSurface(taking: surface, size: size, what: "cannot read icon \"\(path)\" (PNG images only)")
+    }
+
+    /// Draws the icon into the square `rect`.
+    func draw(into cr: OpaquePointer, in rect: Rect, style: Style) {
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        switch self {
+        case .image(let surface):
+            // Scaled to fit, keeping its proportions, centred.
+            let factor = min(
+                Double(rect.width) / Double(max(surface.size.width, 1)), Double(rect.height) / Double(max(surface.size.height, 1)))
+            let width = Double(surface.size.width) * factor
+            let height = Double(surface.size.height) * factor
+            cairo_translate(cr, Double(rect.x) + (Double(rect.width) - width) / 2, Double(rect.y) + (Double(rect.height) - height) / 2)
+            cairo_scale(cr, factor, factor)
+            cairo_set_source_surface(cr, surface.pointer, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint(cr)
+        case .vector(let icon):
+            IconPainter.draw(icon, into: cr, in: rect, style: style)
+        }
+    }
+}
+
+/// The built-in icons as Cairo paths, in a unit square scaled to the icon's size.
+enum IconPainter {
+    static func draw(_ icon: Icon, into cr: OpaquePointer, in rect: Rect, style: Style) {
+        let size = Double(min(rect.width, rect.height))
+        cairo_translate(cr, Double(rect.x) + (Double(rect.width) - size) / 2, Double(rect.y) + (Double(rect.height) - size) / 2)
+        cairo_scale(cr, size, size)
+        let glyphColor: Color
+        switch style.iconStyle {
+        case .badge:
+            color(of: icon).setSource(on: cr)
+            cairo_arc(cr, 0.5, 0.5, 0.5, 0, 2 * Double.pi)
+            cairo_fill(cr)
+            glyphColor = Color(red: 1, green: 1, blue: 1)
+            cairo_set_line_width(cr, 0.11)
+        case .glyph:
+            glyphColor = style.foreground
+            cairo_set_line_width(cr, 0.09)
+        }
+        glyphColor.setSource(on: cr)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        switch icon {
+        case .success:
+            cairo_move_to(cr, 0.27, 0.52)
+            cairo_line_to(cr, 0.43, 0.68)
+            cairo_line_to(cr, 0.74, 0.35)
+            cairo_stroke(cr)
+        case .error:
+            cairo_move_to(cr, 0.33, 0.33)
+            cairo_line_to(cr, 0.67, 0.67)
+            cairo_move_to(cr, 0.67, 0.33)
+            cairo_line_to(cr, 0.33, 0.67)
+            cairo_stroke(cr)
+        case .info:
+            cairo_move_to(cr, 0.5, 0.46)
+            cairo_line_to(cr, 0.5, 0.74)
+            cairo_stroke(cr)
+            cairo_arc(cr, 0.5, 0.28, 0.075, 0, 2 * Double.pi)
+            cairo_fill(cr)
+        case .warning:
+            cairo_move_to(cr, 0.5, 0.25)
+            cairo_line_to(cr, 0.5, 0.56)
+            cairo_stroke(cr)
+            cairo_arc(cr, 0.5, 0.73, 0.075, 0, 2 * Double.pi)
+            cairo_fill(cr)
+        case .file, .named:
+            break
+        }
+    }
+
+    static func color(of icon: Icon) -> Color {
+        switch icon {
+        case .success: Style.iconColors.success
+        case .error: Style.iconColors.error
+        case .info: Style.iconColors.info
+        case .warning, .file, .named: Style.iconColors.warning
+        }
+    }
+}
+
+/// Finds a freedesktop icon by name: the user's and the system's icon folders, the hicolor
+/// theme at the nearest size at least as large as needed, then /usr/share/pixmaps.
+enum IconTheme {
+    static func lookup(_ name: String, pixelSize: Int) -> String? {
+        var roots: [String] = []
+        let environment = { (key: String) in getenv(key).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        if let home = environment("XDG_DATA_HOME") {
+            roots.append(home + "/icons")
+        } else if let home = environment("HOME") {
+            roots.append(home + "/.local/share/icons")
+        }
+        roots += (environment("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share").split(separator: ":").map { $0 + "/icons" }
+        let sizes = [16, 22, 24, 32, 48, 64, 96, 128, 256, 512]
+        let ordered = sizes.filter { $0 >= pixelSize } + sizes.filter { $0 < pixelSize }.reversed()
+        let contexts = ["apps", "status", "actions", "devices", "places", "mimetypes", "categories", "emblems"]
+        for root in roots {
+            for size in ordered {
+                for context in contexts {
+                    let path = "\(root)/hicolor/\(size)x\(size)/\(context)/\(name).png"
+                    if access(path, R_OK) == 0 { return path }
+                }
+            }
+        }
+        let pixmap = "/usr/share/pixmaps/\(name).png"
+        return access(pixmap, R_OK) == 0 ? pixmap : nil
+    }
+}

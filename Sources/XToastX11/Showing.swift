@@ -1,0 +1,137 @@
+import CX11
+import XToastCore
+import XToastRender
+
+/// A toast on screen: its windows and its timeline, from the first frame to the last.
+final class Showing {
+    let display: XDisplay
+    let windows: [ToastWindow]
+    let monitors: [Monitor]
+    /// Per window, the stack shift it was placed with, and its move towards a new one.
+    private let placedShifts: [Int]
+    private var slides: [Slide?]
+    /// +1 when stacked toasts grow downwards (top, center), -1 upwards (bottom).
+    private let direction: Int
+    private let slideDuration: Double
+    let timeline: Timeline
+    let frameInterval: Double
+    let compositorEvent: Int32?
+    /// Seconds between spinner frames, nil without a spinner.
+    let spinnerInterval: Double?
+    let spinnerPeriod: Double
+    /// The first frame: the timeline counts from here.
+    private var start: Double?
+    private var nextFrame: Double? = 0
+    private var announced = false
+
+    init(
+        display: XDisplay, windows: [ToastWindow], monitors: [Monitor], shifts: [Int], direction: Int, slideDuration: Double,
+        timeline: Timeline, frameInterval: Double, compositorEvent: Int32?, spinner: (interval: Double, period: Double)?
+    ) {
+        spinnerInterval = spinner?.interval
+        spinnerPeriod = spinner?.period ?? 1
+        self.display = display
+        self.windows = windows
+        self.monitors = monitors
+        placedShifts = shifts
+        slides = shifts.map { _ in nil }
+        self.direction = direction
+        self.slideDuration = slideDuration
+        self.timeline = timeline
+        self.frameInterval = frameInterval
+        self.compositorEvent = compositorEvent
+    }
+
+    /// When the loop must wake next (monotonic seconds), nil to sleep until an event.
+    var nextWake: Double? {
+        guard let start else { return nil }
+        let timelineWake = nextFrame.map { start + $0 }
+        guard let lastMove = movingUntil else { return timelineWake }
+        let slideWake = min(Wakeups.now() + frameInterval, lastMove)
+        return min(timelineWake ?? slideWake, slideWake)
+    }
+
+    /// When the last running slide ends, nil when none runs.
+    private var movingUntil: Double? {
+        slides.compactMap { $0 }.map { $0.start + $0.duration }.max()
+    }
+
+    /// Moves each window towards its new stack shift (a toast before it left or changed).
+    func restack(shifts: [Int], now: Double) {
+        for (i, shift) in shifts.enumerated() {
+            let current = slides[i]?.value(at: now) ?? placedShifts[i]
+            guard shift != (slides[i]?.to ?? placedShifts[i]) else { continue }
+            slides[i] = Slide(from: current, to: shift, start: now, duration: slideDuration, curve: .easeOut)
+        }
+    }
+
+    /// Reacts to an event; returns an outcome when the event ends the toast.
+    func handle(_ event: inout XEvent) -> Outcome? {
+        let type = event.type
+        if let compositorEvent, type == compositorEvent + XFixesSelectionNotify {
+            let composited = display.compositorIsRunning()
+            windows.forEach { $0.setComposited(composited) }
+            return nil
+        }
+        switch type {
+        case Expose:
+            guard let window = windows.first(where: { $0.window == event.xexpose.window }) else { return nil }
+            window.invalidate()
+            if start == nil { start = Wakeups.now() }
+        case ButtonPress:
+            if isOurs(event.xbutton.window) && event.xbutton.button == UInt32(Button1) { return .clicked }
+        case MapNotify:
+            // Anything newly mapped may cover the toast.
+            if !isOurs(event.xmap.window) { raise() }
+        case ConfigureNotify:
+            // A managed window raised over us. Restacks of other override-redirect windows are
+            // not answered: two always-on-top programs answering each other would never stop.
+            if !isOurs(event.xconfigure.window) && event.xconfigure.override_redirect == 0 { raise() }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Draws the frame due at `now`, if any; returns `.expired` once the timeline has ended.
+    func step(now: Double, announce: (Rect) -> Void) -> Outcome? {
+        guard let start else { return nil }
+        for (i, slide) in slides.enumerated() {
+            guard let slide else { continue }
+            windows[i].move(by: direction * (slide.value(at: now) - placedShifts[i]))
+            if slide.isFinished(at: now) {
+                slides[i] = nil
+                announce(windows[i].currentBox)
+            }
+        }
+        let elapsed = now - start
+        if timeline.phase(at: elapsed) == .finished { return .expired }
+        let frameDue = nextFrame.map { elapsed >= $0 } ?? false
+        guard frameDue || windows.contains(where: \.pendingPaint) else { return nil }
+        let appearance = timeline.appearance(at: elapsed)
+        let turn = elapsed / spinnerPeriod
+        for window in windows {
+            // Cairo out of memory for one frame: the next frame tries again.
+            try? window.present(appearance, turn: turn)
+        }
+        if !announced {
+            announced = true
+            announce(windows[0].currentBox)
+        }
+        // Frames only while something moves; while holding, sleep until the exit, unless a
+        // spinner turns.
+        nextFrame =
+            windows.contains(where: \.composited)
+            ? timeline.nextFrameTime(after: elapsed, frameInterval: frameInterval)
+            : timeline.nextPhaseBoundary(after: elapsed)
+        if let spinnerInterval, timeline.phase(at: elapsed) != .finished {
+            let tick = ((elapsed / spinnerInterval).rounded(.down) + 1) * spinnerInterval
+            nextFrame = min(nextFrame ?? tick, tick)
+        }
+        return nil
+    }
+
+    private func raise() { windows.forEach { $0.raise() } }
+
+    private func isOurs(_ window: Window) -> Bool { windows.contains { $0.window == window } }
+}

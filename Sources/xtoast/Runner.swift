@@ -1,0 +1,27 @@
+import Glibc
+
+/// Starts the command of `--run`.
+enum Runner {
+    /// Starts `command` (looked up in PATH) with our standard input, output and error, and the
+    /// default signal handling (xtoast itself blocks the signals it reads from a signalfd).
+    /// A command that cannot be started ends xtoast with 127, as in a shell.
+    static func spawn(_ command: [String]) -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let arguments = command.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, command[0], nil, &attributes, arguments, environ)
+        guard result == 0 else { die("cannot run \"\(command[0])\": \(String(cString: strerror(result)))", status: 127) }
+        return pid
+    }
+}
