@@ -213,8 +213,9 @@ public final class ToastSession {
         return outcome!
     }
 
-    /// For `--run`: gives the command its grace time. Returns an outcome when it ended within
-    /// it (no toast at all) or a signal ended xtoast; nil when the toast is to be shown.
+    /// For `--run`: gives the command its grace time. Returns an outcome when it succeeded
+    /// within it (no toast at all); nil when a toast is to be shown: the spinner, or the error
+    /// of a command that failed at once.
     private func waitOutGrace(of command: RunningCommand) -> Outcome? {
         wakeups.arm(at: Wakeups.now() + command.grace)
         while true {
@@ -223,7 +224,11 @@ public final class ToastSession {
                 case .signal(SIGCHLD):
                     if let status = command.reap() {
                         commandStatus = status
-                        return .expired
+                        // Quick success needs no toast; a failure is worth showing, however quick.
+                        if status == 0 { return .expired }
+                        content = content.finished(command: command.commandLine, status: status)
+                        duration = .seconds(command.resultHold)
+                        return nil
                     }
                 case .signal(SIGUSR1):
                     break  // nothing to dismiss yet

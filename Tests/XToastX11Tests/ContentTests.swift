@@ -1,0 +1,99 @@
+import CX11
+import Foundation
+import Testing
+
+/// What a toast can hold and how it moves, on a real server.
+extension OnScreen {
+    @Suite struct Content {
+        @Test func aQuickSuccessfulRunShowsNoToast() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let result = try XToastProcess.run(["--run", "--", "sleep", "0.1"], display: display)
+            #expect(result.status == 0)
+            // Nothing was mapped: the command ended within the grace time.
+            var mapped = false
+            while let event = watcher.nextEvent(timeout: 0.3) {
+                if event.type == MapNotify, watcher.isToast(event.xmap.window) { mapped = true }
+            }
+            #expect(!mapped)
+        }
+
+        @Test func aFailingRunExitsWithItsStatusAndShowsTheErrorIcon() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let toast = try XToastProcess(["--run", "--monitor", "L", "--", "false"], display: display)
+            let window = try #require(try watcher.waitForToasts().first)
+            let frame = try #require(watcher.geometry(window))
+            // The red disc of the error icon, at the left of the box, once it has faded in.
+            Thread.sleep(forTimeInterval: 0.4)
+            let shot = try Screenshot(display: display)
+            var red = 0
+            for x in frame.x..<(frame.x + frame.width / 3) {
+                let p = shot.pixel(x, frame.y + frame.height / 2)
+                if p.r > 180 && p.g < 90 && p.b < 90 { red += 1 }
+            }
+            #expect(red > 5, "no error-red pixels on the toast's middle row")
+            #expect(try toast.wait().status == 1)
+        }
+
+        @Test func aLongRunShowsASpinnerThenTheResultAndPassesTheStatusOn() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let toast = try XToastProcess(["--run", "Working", "--", "sh", "-c", "sleep 1; exit 3"], display: display)
+            let first = try #require(try watcher.waitForToasts().first)
+            // The result replaces the spinner toast: a second window, drawn over the first.
+            let second = try #require(try watcher.waitForToasts(timeout: 5).first)
+            #expect(second != first)
+            try watcher.waitForDestroy(first)
+            #expect(try toast.wait().status == 3)
+        }
+
+        @Test func standardInputUpdatesTheToastUntilItEnds() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let toast = try XToastProcess(
+                ["--stdin", "--duration", "0.5", "--print-outcome"], display: display, stdin: Data("Volume\n40\n".utf8))
+            _ = try watcher.waitForToasts()
+            let result = try toast.wait()
+            #expect(result.status == 0)
+            #expect(result.stdout == "expired\n")
+            let empty = try XToastProcess.run(["--stdin"], display: display, stdin: Data("\n\n".utf8))
+            #expect(empty.status == 64)
+        }
+
+        @Test func theAlertBouncesIn() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let toast = try XToastProcess(
+                ["--preset", "alert", "--monitor", "L", "--fade-in", "6", "--duration", "sticky", "Saved"], display: display)
+            let window = try #require(try watcher.waitForToasts().first)
+            let frame = try #require(watcher.geometry(window))
+            // The box's width on its middle row: the run of pixels darker than the background.
+            func boxWidth() throws -> Int {
+                let shot = try Screenshot(display: display)
+                let y = frame.y + frame.height / 2
+                let dark = (frame.x..<(frame.x + frame.width)).filter { shot.pixel($0, y).b < backgroundColour.b - 8 }
+                return (dark.last ?? 0) - (dark.first ?? 0)
+            }
+            Thread.sleep(forTimeInterval: 0.6)
+            let early = try boxWidth()  // scale about 0.88 at alpha 0.18, rising towards 1.1
+            Thread.sleep(forTimeInterval: 6)
+            let settled = try boxWidth()  // scale 1
+            #expect(early > 0 && settled > 0)
+            #expect(Double(early) < 0.95 * Double(settled), "early \(early) px, settled \(settled) px")
+            toast.signal(SIGUSR1)
+            #expect(try toast.wait().status == 0)
+        }
+
+        @Test func aMissingOrBrokenIconIsOneClearError() throws {
+            let empty = temporaryPath(".png")
+            FileManager.default.createFile(atPath: empty, contents: Data())
+            let text = temporaryPath(".png")
+            FileManager.default.createFile(atPath: text, contents: Data("not an image".utf8))
+            defer {
+                try? FileManager.default.removeItem(atPath: empty)
+                try? FileManager.default.removeItem(atPath: text)
+            }
+            for path in ["/nonexistent/icon.png", empty, text] {
+                let result = try XToastProcess.run(["--icon", path, "--render-png", temporaryPath(".png"), "Hello"], display: nil)
+                #expect(result.status == 1)
+                #expect(result.stderr.hasPrefix("xtoast: cannot read icon \"\(path)\""), "\(result.stderr)")
+            }
+        }
+    }
+}
