@@ -60,14 +60,23 @@ uninstall:
 # The README's pictures, drawn by xtoast itself (the gallery is put together by ImageMagick).
 pictures: build
 	.build/debug/xtoast --render-png Resources/toast.png --scale 2 "Tagged"
-	.build/debug/xtoast --render-png Resources/toast-error.png --scale 2 --background '#b00020e6' "Build failed"
+	.build/debug/xtoast --render-png Resources/alert.png --scale 2 --preset alert "Saved to Downloads"
+	.build/debug/xtoast --render-png Resources/hud.png --scale 2 --preset hud "Tagged"
+	.build/debug/xtoast --render-png Resources/toast-icon.png --scale 2 --icon success --title "Build finished" "All 241 tests passed"
+	.build/debug/xtoast --render-png Resources/toast-progress.png --scale 2 --icon info --progress 40 "Volume"
+	.build/debug/xtoast --render-png Resources/toast-muted.png --scale 2 --icon warning --progress '40!' "Muted"
+	.build/debug/xtoast --render-png Resources/toast-error.png --scale 2 --icon error --background '#b00020e6' "Build failed"
+	.build/debug/xtoast --render-png Resources/toast-spinner.png --scale 2 --spinner "Backing up…"
 	.build/debug/xtoast --render-png Resources/toast-custom.png --scale 2 --background '#1e1e2ee6' --foreground '#cdd6f4' \
 	  --font 'Sans Bold 15' --radius 10 --padding 14 "Custom colours, font and radius"
 	.build/debug/xtoast --render-png Resources/toast-scripts.png --scale 2 "Привет · مرحبا · שלום · Ελληνικά"
+	.build/debug/xtoast --render-png Resources/toast-markup.png --scale 2 --markup "<b>Markup</b> if you ask: <i>italic</i>, <span foreground='#ffcc00'>colour</span>"
 	.build/debug/xtoast --render-png Resources/toast-wrapped.png --scale 2 --max-width 360 \
 	  "Backup finished: 1,204 files copied to /mnt/backup in 3 min 12 s. Nothing was skipped."
-	montage -background '#3060a0' -geometry +20+20 -tile 1x Resources/toast.png Resources/toast-error.png \
-	  Resources/toast-custom.png Resources/toast-scripts.png Resources/toast-wrapped.png Resources/gallery.png
+	montage -background '#3060a0' -geometry +20+20 -tile 2x Resources/toast.png Resources/alert.png Resources/hud.png \
+	  Resources/toast-icon.png Resources/toast-progress.png Resources/toast-muted.png Resources/toast-error.png \
+	  Resources/toast-spinner.png Resources/toast-custom.png Resources/toast-scripts.png Resources/toast-markup.png \
+	  Resources/toast-wrapped.png Resources/gallery.png
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

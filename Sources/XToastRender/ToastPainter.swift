@@ -179,6 +179,8 @@ public final class ToastPainter {
         defer { cairo_restore(cr) }
         cairo_set_line_width(cr, width)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        // The text leaves a current point; an arc would draw a line from it.
+        cairo_new_path(cr)
         Color(red: style.foreground.red, green: style.foreground.green, blue: style.foreground.blue, alpha: 0.25).setSource(on: cr)
         cairo_arc(cr, centre.x, centre.y, radius, 0, 2 * Double.pi)
         cairo_stroke(cr)
