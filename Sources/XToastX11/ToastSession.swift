@@ -24,6 +24,9 @@ public struct ToastRequest: Sendable {
     public var followStandardInput = false
     /// The command `--run` started: the toast follows it.
     public var command: RunningCommand?
+    /// Follow the desktop's "reduce motion" (XSETTINGS `Net/EnableAnimations`); false when
+    /// `--animation` was given on the command line.
+    public var followsReducedMotion = true
 
     public init(
         content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
@@ -291,8 +294,9 @@ public final class ToastSession {
         let start = old ?? coordinator.replacedRect
         // Taking over from a toast with our tag: no fade-in, the box moves from its place.
         let motion: Motion
-        if !composited {
-            // Without a compositor nothing can fade: the toast simply appears and disappears.
+        if !composited || (request.followsReducedMotion && display.reducesMotion()) {
+            // Without a compositor nothing can fade; with "reduce motion" nothing should move:
+            // the toast simply appears and disappears.
             motion = .none
         } else if start != nil {
             motion = .replacing(over: style.replaceDuration, curve: .easeOut, exit: style.motion.exit)

@@ -90,6 +90,16 @@ public final class XDisplay {
         XResourceManagerString(pointer).map { String(cString: $0) }
     }
 
+    /// Whether an XSETTINGS manager says `Net/EnableAnimations` is off (two round trips).
+    public func reducesMotion() -> Bool {
+        let selection = XInternAtom(pointer, "_XSETTINGS_S\(screen)", 0)
+        let owner = XGetSelectionOwner(pointer, selection)
+        guard owner != 0 else { return false }
+        let property = XInternAtom(pointer, "_XSETTINGS_SETTINGS", 0)
+        guard let bytes = self.property(owner, property, type: property, format: 8, limit: 1 << 16) else { return false }
+        return XSettings.reducesMotion(bytes)
+    }
+
     /// Whether a compositing manager owns `_NET_WM_CM_S<screen>`.
     public func compositorIsRunning() -> Bool {
         XGetSelectionOwner(pointer, atoms.compositorSelection) != 0

@@ -179,6 +179,7 @@ do {
         stack: settings.stack)
     toast.rescheduleAfterZoneChange = reschedule
     toast.followStandardInput = settings.followStandardInput
+    toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
     if let runCommand {
         // Started once signals are blocked here, so that its end cannot be missed; it gets the
         // default signal handling back.

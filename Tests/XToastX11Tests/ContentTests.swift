@@ -97,3 +97,34 @@ extension OnScreen {
         }
     }
 }
+
+extension OnScreen.Content {
+    /// A desktop's "reduce motion" (XSETTINGS Net/EnableAnimations = 0) turns fades off.
+    @Test func reducedMotionFromXSettingsSkipsTheFade() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        try server.startCompositor(watcher: watcher)
+        // A settings manager: a window with the settings, owning _XSETTINGS_S0.
+        let name = Array("Net/EnableAnimations".utf8)
+        var settings: [UInt8] = [0, 0, 0, 0] + [0, 0, 0, 0] + [1, 0, 0, 0]
+        settings += [0, 0, UInt8(name.count), 0] + name + [0, 0, 0, 0] + [0, 0, 0, 0]
+        let manager = XCreateSimpleWindow(watcher.display, watcher.root, 0, 0, 1, 1, 0, 0, 0)
+        let property = watcher.atom("_XSETTINGS_SETTINGS")
+        XChangeProperty(watcher.display, manager, property, property, 8, PropModeReplace, settings, Int32(settings.count))
+        XSetSelectionOwner(watcher.display, watcher.atom("_XSETTINGS_S0"), manager, UInt(CurrentTime))
+        XSync(watcher.display, 0)
+
+        let toast = try XToastProcess(["--fade-in", "5", "--duration", "sticky", "--position", "center", "Still"], display: server.name)
+        let window = try #require(try watcher.waitForToasts().first)
+        let frame = try #require(watcher.geometry(window))
+        // The first frame the compositor shows is already the whole toast, not a faint one.
+        var blue = backgroundColour.b
+        let deadline = Date().addingTimeInterval(3)
+        while blue > backgroundColour.b - 5 && Date() < deadline {
+            blue = try Screenshot(display: server.name).pixel(frame.x + 3, frame.y + frame.height / 2).b
+        }
+        #expect(blue <= 40, "blue \(blue): the toast is fading in")
+        toast.signal(SIGUSR1)
+        #expect(try toast.wait().status == 0)
+    }
+}
