@@ -132,7 +132,7 @@ public enum OptionTable {
         ) { config, text throws(OptionError) in
             guard let curve = TimingCurve(parsing: text) else {
                 throw OptionError(
-                    "invalid easing \"\(text)\": expected linear, ease, ease-in, ease-out, ease-in-out or cubic-bezier(x1,y1,x2,y2) with x in 0...1"
+                    "invalid easing \"\(text)\": expected linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2) with x in 0...1 or spring(damping,velocity)"
                 )
             }
             config.style.easing = curve

@@ -35,7 +35,8 @@ public enum XSettings {
         var settings: [String: Value] = [:]
         for _ in 0..<count {
             guard let type = card(1), card(1) != nil, let nameLength = card(2).map(Int.init) else { return [:] }
-            guard offset + padded(nameLength) <= bytes.count, let name = String(validating: bytes[offset..<(offset + nameLength)], as: UTF8.self)
+            guard offset + padded(nameLength) <= bytes.count,
+                let name = String(validating: bytes[offset..<(offset + nameLength)], as: UTF8.self)
             else { return [:] }
             offset += padded(nameLength)
             guard card(4) != nil else { return [:] }  // last-change serial

@@ -160,12 +160,15 @@ public final class ToastPainter {
 
     /// Everything on the box (icon, title, message, bar), where it sits in a `boxSize` box at
     /// the context's origin.
-    public func drawForeground(into cr: OpaquePointer) {
+    public func drawForeground(into cr: OpaquePointer, bar: Bool = true) {
         layout.icon?.draw(into: cr, in: layout.iconRect, style: style)
         if let title = layout.title { title.draw(into: cr, at: layout.titleOrigin) }
         layout.message.draw(into: cr, at: layout.messageOrigin)
-        if let progress = layout.progress { drawBar(progress, into: cr) }
+        if bar, let progress = layout.progress { drawBar(progress, into: cr) }
     }
+
+    /// The progress value this toast shows, if it has a bar.
+    public var progress: Progress? { layout.progress }
 
     /// The spinner at `turn` (0...1 of a full turn), in a `boxSize` box at the context's origin:
     /// a faint ring with a quarter arc going round it.
@@ -202,8 +205,9 @@ public final class ToastPainter {
         return surface
     }
 
-    /// The bar: a rounded track, the value over it, and past 100 the overflow at its end.
-    private func drawBar(_ progress: Progress, into cr: OpaquePointer) {
+    /// The bar at `progress` (its place is laid out for this toast's own value): a rounded
+    /// track, the value over it, and past 100 the overflow at its end.
+    public func drawBar(_ progress: Progress, into cr: OpaquePointer) {
         let bar = layout.barRect
         let radius = Double(bar.height) / 2
         func segment(_ from: Double, _ to: Double, _ color: Color) {

@@ -17,8 +17,9 @@ final class Coordinator {
     let info: Ticket
     /// Tickets with our tag that we took the place of, to tell once our toast is drawn.
     private(set) var replaces: [Window] = []
-    /// Where the toast we replace is on screen, for the transition from it.
+    /// Where the toast we replace is on screen, and its progress value, for the transition.
     private(set) var replacedRect: Rect?
+    private(set) var replacedProgress: Double?
     /// The ticket ahead of us that we wait for.
     private var watched: Window = 0
     private let warn: (String) -> Void
@@ -68,7 +69,9 @@ final class Coordinator {
                 // replacements never leaves an old toast on screen.
                 let inherited = display.listProperty(same, atoms.replaces, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit) ?? []
                 replaces = [same] + inherited.filter { $0 != ticket && isAlive($0) }
-                replacedRect = replaces.lazy.compactMap(shownRect).first
+                if let shown = replaces.lazy.compactMap(shownState).first {
+                    (replacedRect, replacedProgress) = (shown.rect, shown.progress)
+                }
                 display.setListProperty(ticket, atoms.replaces, type: Atom(XA_WINDOW), replaces)
                 writeQueue(TicketQueue.replacing(same, with: UInt(ticket), in: queue))
                 // One not yet on screen can go now; one on screen goes when ours is drawn.
@@ -217,11 +220,13 @@ final class Coordinator {
         return command
     }
 
-    /// Publishes where our toast is, once it is drawn, and tells the ones we replaced to go.
-    func announceShown(at box: Rect) {
+    /// Publishes where our toast is, and its progress value (in hundredths of a percent, plus
+    /// one; 0 for none), once it is drawn, and tells the ones we replaced to go.
+    func announceShown(at box: Rect, progress: Double?) {
+        let progressCode = progress.map { UInt(($0 * 100).rounded()) + 1 } ?? 0
         display.setListProperty(
             ticket, display.atoms.shown, type: Atom(XA_CARDINAL),
-            [UInt(bitPattern: box.x), UInt(bitPattern: box.y), UInt(box.width), UInt(box.height)])
+            [UInt(bitPattern: box.x), UInt(bitPattern: box.y), UInt(box.width), UInt(box.height), progressCode])
         for old in replaces { send(.replaced, to: old) }
         replaces = []
         XFlush(display.pointer)
@@ -242,11 +247,18 @@ final class Coordinator {
     private func isAlive(_ window: Window) -> Bool { display.ticketInfo(window) != nil }
 
     /// Where a ticket's toast is on screen, if it is.
-    private func shownRect(_ window: Window) -> Rect? {
-        guard let v = display.listProperty(window, display.atoms.shown, type: Atom(XA_CARDINAL), limit: 4), v.count == 4,
+    private func shownRect(_ window: Window) -> Rect? { shownState(window)?.rect }
+
+    /// A ticket's `_XTOAST_SHOWN`: its box, and its progress value if it has a bar.
+    private func shownState(_ window: Window) -> (rect: Rect, progress: Double?)? {
+        guard let v = display.listProperty(window, display.atoms.shown, type: Atom(XA_CARDINAL), limit: 5), v.count >= 4,
             v[2] > 0, v[2] < 1 << 15, v[3] > 0, v[3] < 1 << 15
         else { return nil }
-        return Rect(x: Int(Int32(truncatingIfNeeded: v[0])), y: Int(Int32(truncatingIfNeeded: v[1])), width: Int(v[2]), height: Int(v[3]))
+        let rect = Rect(
+            x: Int(Int32(truncatingIfNeeded: v[0])), y: Int(Int32(truncatingIfNeeded: v[1])), width: Int(v[2]), height: Int(v[3]))
+        let code = v.count == 5 ? v[4] : 0
+        let progress = code > 0 && code <= UInt(Progress.maximum * 100) + 1 ? Double(code - 1) / 100 : nil
+        return (rect, progress)
     }
 }
 

@@ -128,7 +128,8 @@ public final class ToastSession {
             duration = hold
             guard let current = showing else { return }
             retiring = current
-            showing = try show(morphingFrom: current.windows.first?.currentBox)
+            let oldProgress = current.windows.first?.progress
+            showing = try show(morphingFrom: current.windows.first?.currentBox, progress: oldProgress)
         }
         while outcome == nil {
             // Drain everything Xlib has queued or can read before deciding anything: a reply
@@ -169,7 +170,7 @@ public final class ToastSession {
             }
             if let current = showing {
                 let ending = current.step(now: Wakeups.now()) { box in
-                    coordinator.announceShown(at: box)
+                    coordinator.announceShown(at: box, progress: content.progress?.percent)
                     // Drawn over the old one: now the old one can go.
                     retiring = nil
                 }
@@ -285,13 +286,15 @@ public final class ToastSession {
 
     /// Places the toast on its monitor(s) and maps its window(s); with `morphingFrom`, it grows
     /// out of that box (a toast with our tag, or our own before an update).
-    private func show(morphingFrom old: Rect?) throws(X11Error) -> Showing {
+    private func show(morphingFrom old: Rect?, progress oldProgress: Double? = nil) throws(X11Error) -> Showing {
         let style = request.style
         let composited = display.compositorIsRunning()
         let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
         let targets = try Self.monitors(for: request.monitor, on: display)
         let hold = duration.hold(for: content.message)
         let start = old ?? coordinator.replacedRect
+        // The bar moves from the replaced toast's value to ours.
+        let startProgress = old != nil ? oldProgress : coordinator.replacedProgress
         // Taking over from a toast with our tag: no fade-in, the box moves from its place.
         let motion: Motion
         if !composited || (request.followsReducedMotion && display.reducesMotion()) {
@@ -321,7 +324,7 @@ public final class ToastSession {
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
                 display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
-                maximumScale: motion.maximumScale, morphStart: morphStart, composited: composited)
+                maximumScale: motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited)
         }
         let frameInterval = 1 / (display.refreshRate(of: targets[0].rect) ?? Self.fallbackRefreshRate)
         if compositorEvent == nil { compositorEvent = display.watchCompositor() }

@@ -22,6 +22,11 @@ final class ToastWindow {
     private var textLayer: CairoSurface?
     /// The replaced toast's box, in root coordinates, that ours grows out of.
     private let morphStart: Rect?
+    /// The replaced toast's progress value, that our bar moves from.
+    private let morphProgress: Double?
+
+    /// Our progress value, for a toast that replaces this one.
+    var progress: Double? { painter.progress?.percent }
     private(set) var composited: Bool
     /// Without a compositor the window is painted once, then only after an expose.
     private var needsPaint = true
@@ -29,7 +34,8 @@ final class ToastWindow {
     /// Makes (but does not map) a window showing `painter`'s box at `box`, with room around it
     /// for the motion's `maximumScale` and for the box it moves from (`morphStart`).
     init(
-        display: XDisplay, painter: ToastPainter, box: Rect, maximumScale: Double, morphStart: Rect?, composited: Bool
+        display: XDisplay, painter: ToastPainter, box: Rect, maximumScale: Double, morphStart: Rect?, morphProgress: Double?,
+        composited: Bool
     ) throws(X11Error) {
         self.display = display
         self.painter = painter
@@ -47,6 +53,7 @@ final class ToastWindow {
         if let morphStart { frame = frame.union(morphStart) }
         self.frame = frame
         self.morphStart = morphStart
+        self.morphProgress = morphProgress
 
         let dpy = display.pointer
         var info = XVisualInfo()
@@ -242,16 +249,23 @@ final class ToastWindow {
         painter.addBoxPath(to: cr, size: size)
         cairo_clip(cr)
         let text = try preparedTextLayer()
-        cairo_set_source_surface(
-            cr, text.pointer, ((Double(size.width) - Double(box.width)) / 2).rounded(),
-            ((Double(size.height) - Double(box.height)) / 2).rounded())
+        let inset = (
+            x: ((Double(size.width) - Double(box.width)) / 2).rounded(), y: ((Double(size.height) - Double(box.height)) / 2).rounded()
+        )
+        cairo_set_source_surface(cr, text.pointer, inset.x, inset.y)
         cairo_paint(cr)
+        if let target = painter.progress {
+            // The bar is drawn each frame, at a value between the old toast's and ours.
+            let from = morphProgress ?? target.percent
+            cairo_translate(cr, inset.x, inset.y)
+            painter.drawBar(Progress(percent: from + (target.percent - from) * t, alternate: target.alternate), into: cr)
+        }
     }
 
     private func preparedTextLayer() throws(RenderError) -> CairoSurface {
         if let textLayer { return textLayer }
         let made = try surface.similar(size: box.size)
-        try made.draw { cr in painter.drawForeground(into: cr) }
+        try made.draw { cr in painter.drawForeground(into: cr, bar: false) }
         textLayer = made
         return made
     }
