@@ -5,6 +5,7 @@
 public struct ConfigurationBuilder: Sendable {
     public enum Source: Equatable, Sendable, CustomStringConvertible {
         case defaults
+        case preset(String)
         case resources(preset: String?)
         case file(path: String, line: Int)
         case commandLine
@@ -12,6 +13,7 @@ public struct ConfigurationBuilder: Sendable {
         public var description: String {
             switch self {
             case .defaults: "default"
+            case .preset(let name): "preset \(name)"
             case .resources(let preset): preset.map { "X resource xtoast.\($0).*" } ?? "X resource xtoast.*"
             case .file(let path, let line): "\(path):\(line)"
             case .commandLine: "command line"
@@ -35,6 +37,12 @@ public struct ConfigurationBuilder: Sendable {
         configuration.style = style
         configuration.duration = style.defaultDuration
         configuration.icon = style.defaultIcon
+        // What the preset changed is reported as coming from it.
+        let defaults = Configuration()
+        for definition in OptionTable.all {
+            guard let current = definition.current, let value = current(configuration), value != current(defaults) else { continue }
+            origins[definition.name] = (value, .preset(name))
+        }
         return true
     }
 
@@ -91,7 +99,7 @@ public struct ConfigurationBuilder: Sendable {
     public var report: String {
         OptionTable.all.filter { $0.scope == .look && !$0.hidden }.map { definition in
             let origin = origins[definition.name]
-            let value = origin?.value ?? definition.defaultText ?? (definition.isFlag ? "false" : "")
+            let value = origin?.value ?? definition.current?(configuration) ?? definition.defaultText ?? ""
             let padded = definition.name.padding(to: 12)
             return "\(padded) = \(value)".padding(to: 40) + "  # \(origin?.source.description ?? Source.defaults.description)"
         }.joined(separator: "\n")

@@ -24,10 +24,22 @@ public struct ToastContent: Equatable, Sendable {
 }
 
 /// An icon: one of the built-in vector drawings, an image file, or a freedesktop icon name.
-public enum Icon: Equatable, Sendable {
+public enum Icon: Equatable, Sendable, CustomStringConvertible {
     case success, error, info, warning
     case file(String)
     case named(String)
+
+    /// As `--icon` takes it.
+    public var description: String {
+        switch self {
+        case .success: "success"
+        case .error: "error"
+        case .info: "info"
+        case .warning: "warning"
+        case .file(let path): path
+        case .named(let name): name
+        }
+    }
 
     /// `success`, `error`, `info`, `warning`; a path (with a `/`) is a file; else an icon name.
     public init?(parsing text: String) {
@@ -49,7 +61,7 @@ public enum Icon: Equatable, Sendable {
 }
 
 /// A progress bar's value, in percent.
-public struct Progress: Equatable, Sendable {
+public struct Progress: Equatable, Sendable, CustomStringConvertible {
     /// 0 and up; past 100 the bar shows the overflow.
     public var percent: Double
     /// Drawn in the alternate colour (`N!`: muted, for instance).
@@ -59,6 +71,9 @@ public struct Progress: Equatable, Sendable {
         self.percent = percent
         self.alternate = alternate
     }
+
+    /// As `--progress` takes it.
+    public var description: String { plain(percent) + (alternate ? "!" : "") }
 
     /// The largest value a bar takes: twice full.
     public static let maximum = 200.0

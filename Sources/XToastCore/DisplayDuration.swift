@@ -1,5 +1,5 @@
 /// How long a toast holds between its fades.
-public enum DisplayDuration: Equatable, Sendable {
+public enum DisplayDuration: Equatable, Sendable, CustomStringConvertible {
     /// From the length of the text: clamp(0.5 s + 60 ms a character, 2 s, 10 s).
     case automatic
     case seconds(Double)
@@ -37,6 +37,15 @@ public enum DisplayDuration: Equatable, Sendable {
             guard seconds <= Self.maximum else { return nil }
             // Millisecond precision, as documented.
             self = .seconds((seconds * 1000).rounded() / 1000)
+        }
+    }
+
+    /// As `--duration` takes it.
+    public var description: String {
+        switch self {
+        case .automatic: "auto"
+        case .sticky: "sticky"
+        case .seconds(let s): plain(s)
         }
     }
 

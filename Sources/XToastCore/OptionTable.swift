@@ -15,6 +15,8 @@ public struct OptionDefinition: Sendable {
     public let defaultText: String?
     /// Left out of `--help`, the man page and completions (tools for packagers).
     public let hidden: Bool
+    /// A look option's value in a configuration, as it would be written (`--print-config`).
+    public let current: (@Sendable (Configuration) -> String?)?
     let apply: @Sendable (inout Configuration, String) throws(OptionError) -> Void
 
     public var isFlag: Bool { value == nil }
@@ -34,8 +36,10 @@ public struct OptionDefinition: Sendable {
 
     init(
         _ name: String, short: Character? = nil, value: String? = nil, scope: Scope, help: String, default defaultText: String? = nil,
-        hidden: Bool = false, apply: @escaping @Sendable (inout Configuration, String) throws(OptionError) -> Void
+        hidden: Bool = false, current: (@Sendable (Configuration) -> String?)? = nil,
+        apply: @escaping @Sendable (inout Configuration, String) throws(OptionError) -> Void
     ) {
+        self.current = current
         self.name = name
         self.short = short
         self.value = value
@@ -53,7 +57,7 @@ public enum OptionTable {
         OptionDefinition(
             "duration", value: "time", scope: .look,
             help: "How long it stays, fades not counted: seconds (1.5, 1500ms), short (2), long (3.5), auto or sticky.",
-            default: "auto"
+            default: "auto", current: { $0.duration.description }
         ) { config, text throws(OptionError) in
             guard let duration = DisplayDuration(parsing: text) else {
                 throw OptionError(
@@ -63,7 +67,8 @@ public enum OptionTable {
         },
         OptionDefinition(
             "position", value: "where", scope: .look,
-            help: "top, center, bottom, top-left, top-right, bottom-left or bottom-right.", default: Style.toast.position.rawValue
+            help: "top, center, bottom, top-left, top-right, bottom-left or bottom-right.", default: Style.toast.position.rawValue,
+            current: { $0.style.position.rawValue }
         ) { config, text throws(OptionError) in
             guard let position = Position(rawValue: text) else {
                 throw OptionError("invalid position \"\(text)\": expected \(Position.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -71,7 +76,8 @@ public enum OptionTable {
             config.style.position = position
         },
         OptionDefinition(
-            "offset", value: "x,y", scope: .look, help: "Move the toast by X,Y logical pixels (x right, y down).", default: "0,0"
+            "offset", value: "x,y", scope: .look, help: "Move the toast by X,Y logical pixels (x right, y down).", default: "0,0",
+            current: { "\(plain($0.style.offset.x)),\(plain($0.style.offset.y))" }
         ) { config, text throws(OptionError) in
             guard let offset = Offset(parsing: text) else {
                 throw OptionError("invalid offset \"\(text)\": expected X,Y in pixels, like 0,-40")
@@ -80,7 +86,8 @@ public enum OptionTable {
         },
         OptionDefinition(
             "monitor", value: "which", scope: .look,
-            help: "pointer, focus (the active window's), primary, all, a RandR monitor name, or its index from 0.", default: "pointer"
+            help: "pointer, focus (the active window's), primary, all, a RandR monitor name, or its index from 0.", default: "pointer",
+            current: { $0.monitor.description }
         ) { config, text throws(OptionError) in
             guard let monitor = MonitorChoice(parsing: text) else {
                 throw OptionError("invalid monitor \"\(text)\": expected pointer, focus, primary, all, a name or an index")
@@ -88,7 +95,8 @@ public enum OptionTable {
             config.monitor = monitor
         },
         OptionDefinition(
-            "font", value: "font", scope: .look, help: "Pango font; the size is in logical pixels.", default: Style.toast.font
+            "font", value: "font", scope: .look, help: "Pango font; the size is in logical pixels.", default: Style.toast.font,
+            current: { $0.style.font }
         ) { config, text throws(OptionError) in
             guard !text.allSatisfy(\.isWhitespace) else {
                 throw OptionError("invalid font \"\(text)\": expected a Pango font like \"Sans 14\"")
@@ -97,38 +105,42 @@ public enum OptionTable {
         },
         OptionDefinition(
             "foreground", value: "colour", scope: .look, help: "Text colour, #rrggbb or #rrggbbaa.",
-            default: Style.toast.foreground.description
+            default: Style.toast.foreground.description, current: { $0.style.foreground.description }
         ) { config, text throws(OptionError) in config.style.foreground = try color(text, "foreground") },
         OptionDefinition(
             "background", value: "colour", scope: .look, help: "Box colour, #rrggbb or #rrggbbaa; alpha needs a compositor.",
-            default: Style.toast.background.description
+            default: Style.toast.background.description, current: { $0.style.background.description }
         ) { config, text throws(OptionError) in config.style.background = try color(text, "background") },
         OptionDefinition(
-            "radius", value: "px", scope: .look, help: "Corner radius, logical pixels.", default: plain(Style.toast.cornerRadius)
+            "radius", value: "px", scope: .look, help: "Corner radius, logical pixels.", default: plain(Style.toast.cornerRadius),
+            current: { plain($0.style.cornerRadius) }
         ) { config, text throws(OptionError) in config.style.cornerRadius = try number(text, "radius", 0...1000) },
         OptionDefinition(
-            "padding", value: "px", scope: .look, help: "Space around the text, logical pixels.", default: plain(Style.toast.padding)
+            "padding", value: "px", scope: .look, help: "Space around the text, logical pixels.", default: plain(Style.toast.padding),
+            current: { plain($0.style.padding) }
         ) { config, text throws(OptionError) in config.style.padding = try number(text, "padding", 0...1000) },
         OptionDefinition(
             "max-width", value: "px", scope: .look, help: "Widest box before the text wraps, logical pixels.",
-            default: "a third of the monitor"
+            default: "a third of the monitor", current: { $0.style.maximumWidth.map(plain) }
         ) { config, text throws(OptionError) in config.style.maximumWidth = try number(text, "max-width", 24...100_000) },
         OptionDefinition(
             "max-lines", value: "n", scope: .look, help: "Lines shown before the text is ellipsized.",
-            default: String(Style.toast.maximumLines)
+            default: String(Style.toast.maximumLines), current: { String($0.style.maximumLines) }
         ) { config, text throws(OptionError) in
             config.style.maximumLines = Int(try number(text, "max-lines", 1...1000, whole: true))
         },
         OptionDefinition(
-            "fade-in", value: "seconds", scope: .look, help: "Seconds to fade in, with a compositor.", default: plain(Style.toast.fadeIn)
+            "fade-in", value: "seconds", scope: .look, help: "Seconds to fade in, with a compositor.", default: plain(Style.toast.fadeIn),
+            current: { plain($0.style.fadeIn) }
         ) { config, text throws(OptionError) in config.style.fadeIn = try number(text, "fade-in", 0...60) },
         OptionDefinition(
-            "fade-out", value: "seconds", scope: .look, help: "Seconds to fade out, with a compositor.", default: plain(Style.toast.fadeOut)
+            "fade-out", value: "seconds", scope: .look, help: "Seconds to fade out, with a compositor.",
+            default: plain(Style.toast.fadeOut), current: { plain($0.style.fadeOut) }
         ) { config, text throws(OptionError) in config.style.fadeOut = try number(text, "fade-out", 0...60) },
         OptionDefinition(
             "easing", value: "curve", scope: .look,
             help: "Fade curve: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2) or spring(damping,velocity).",
-            default: "ease-in-out"
+            default: "ease-in-out", current: { $0.style.easing.description }
         ) { config, text throws(OptionError) in
             guard let curve = TimingCurve(parsing: text) else {
                 throw OptionError(
@@ -138,14 +150,16 @@ public enum OptionTable {
             config.style.easing = curve
         },
         OptionDefinition(
-            "scale", value: "factor", scope: .look, help: "Device pixels per logical pixel.", default: "Xft.dpi/96"
+            "scale", value: "factor", scope: .look, help: "Device pixels per logical pixel.", default: "Xft.dpi/96",
+            current: { $0.scale.map(plain) }
         ) { config, text throws(OptionError) in config.scale = try number(text, "scale", 0.5...4) },
         OptionDefinition(
-            "title", value: "text", scope: .look, help: "A bold first line above the message."
+            "title", value: "text", scope: .look, help: "A bold first line above the message.", current: { $0.title }
         ) { config, text in config.title = text.isEmpty ? nil : text },
         OptionDefinition(
             "icon", value: "icon", scope: .look,
-            help: "success, error, info, warning, an image file (PNG), or an icon name from the icon theme."
+            help: "success, error, info, warning, an image file (PNG), or an icon name from the icon theme.",
+            current: { $0.icon?.description }
         ) { config, text throws(OptionError) in
             guard let icon = Icon(parsing: text) else {
                 throw OptionError("invalid icon \"\(text)\": expected success, error, info, warning, a file path or an icon name")
@@ -154,7 +168,8 @@ public enum OptionTable {
         },
         OptionDefinition(
             "progress", value: "percent", scope: .look,
-            help: "A progress bar at 0 to 100 (up to 200 shows the overflow); N! in the alternate colour."
+            help: "A progress bar at 0 to 100 (up to 200 shows the overflow); N! in the alternate colour.",
+            current: { $0.progress?.description }
         ) { config, text throws(OptionError) in
             guard let progress = Progress(parsing: text) else {
                 throw OptionError("invalid progress \"\(text)\": expected a number from 0 to 200, optionally followed by !")
@@ -162,10 +177,12 @@ public enum OptionTable {
             config.progress = progress
         },
         OptionDefinition(
-            "markup", scope: .look, help: "The message and title are Pango markup (<b>, <i>, <span>); bad markup shows as plain text."
+            "markup", scope: .look, help: "The message and title are Pango markup (<b>, <i>, <span>); bad markup shows as plain text.",
+            current: { String($0.markup) }
         ) { config, text throws(OptionError) in config.markup = try boolean(text, "markup") },
         OptionDefinition(
-            "animation", value: "kind", scope: .look, help: "fade, bounce (the alert's), spring (the hud's) or none.", default: "fade"
+            "animation", value: "kind", scope: .look, help: "fade, bounce (the alert's), spring (the hud's) or none.", default: "fade",
+            current: { $0.style.animation.rawValue }
         ) { config, text throws(OptionError) in
             guard let animation = Style.Animation(rawValue: text) else {
                 throw OptionError("invalid animation \"\(text)\": expected fade, bounce, spring or none")
@@ -173,11 +190,12 @@ public enum OptionTable {
             config.style.animation = animation
         },
         OptionDefinition(
-            "stack", scope: .look, help: "Show alongside the toasts on screen, stacked from the edge, instead of after them."
+            "stack", scope: .look, help: "Show alongside the toasts on screen, stacked from the edge, instead of after them.",
+            current: { String($0.stack) }
         ) { config, text throws(OptionError) in config.stack = try boolean(text, "stack") },
         OptionDefinition(
             "tag", value: "name", scope: .look,
-            help: "A toast with the same tag, on screen or waiting, is replaced in place instead of queued."
+            help: "A toast with the same tag, on screen or waiting, is replaced in place instead of queued.", current: { $0.tag }
         ) { config, text throws(OptionError) in
             guard Ticket.isValidTag(text) else {
                 throw OptionError("invalid tag \"\(text)\": expected 1 to \(Ticket.tagLimit) bytes without control characters")

@@ -31,6 +31,8 @@ extension Style {
         style.cornerRadius = 10
         style.minimumWidth = 96
         style.minimumHeight = 96
+        // Longer text wraps within about two HUDs' width rather than spreading into a band.
+        style.maximumWidth = 200
         style.layout = .hud
         style.iconSize = 36
         style.iconStyle = .glyph

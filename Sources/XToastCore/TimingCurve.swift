@@ -1,5 +1,5 @@
 /// How an animation's progress maps to its effect: a value with one pure function.
-public enum TimingCurve: Equatable, Sendable {
+public enum TimingCurve: Equatable, Sendable, CustomStringConvertible {
     case linear
     /// A CSS-style cubic Bézier from (0,0) to (1,1) with control points (x1,y1) and (x2,y2).
     case cubicBezier(Double, Double, Double, Double)
@@ -11,6 +11,19 @@ public enum TimingCurve: Equatable, Sendable {
     public static let easeOut = TimingCurve.cubicBezier(0, 0, 0.58, 1)
     /// UIKit's default animation curve, which the toast design's fades use.
     public static let easeInOut = TimingCurve.cubicBezier(0.42, 0, 0.58, 1)
+
+    /// As `--easing` takes it.
+    public var description: String {
+        switch self {
+        case .linear: "linear"
+        case .ease: "ease"
+        case .easeIn: "ease-in"
+        case .easeOut: "ease-out"
+        case .easeInOut: "ease-in-out"
+        case let .cubicBezier(a, b, c, d): "cubic-bezier(\(plain(a)),\(plain(b)),\(plain(c)),\(plain(d)))"
+        case let .spring(damping, velocity): "spring(\(plain(damping)),\(plain(velocity)))"
+        }
+    }
 
     /// The eased value at `progress` (clamped to 0...1); 0 maps to 0 and 1 to 1.
     public func value(at progress: Double) -> Double {

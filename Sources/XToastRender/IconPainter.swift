@@ -68,8 +68,12 @@ enum IconPainter {
             glyphColor = Color(red: 1, green: 1, blue: 1)
             cairo_set_line_width(cr, 0.11)
         case .glyph:
+            // Without a disc around it the glyph can use the whole square.
+            cairo_translate(cr, 0.5, 0.5)
+            cairo_scale(cr, 1.6, 1.6)
+            cairo_translate(cr, -0.5, -0.5)
             glyphColor = style.foreground
-            cairo_set_line_width(cr, 0.09)
+            cairo_set_line_width(cr, 0.07)
         }
         glyphColor.setSource(on: cr)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)

@@ -274,6 +274,11 @@ struct ConfigurationBuilderTests {
             fade-out     = 0.8                        # default
             easing       = ease-in-out                # default
             scale        = Xft.dpi/96                 # default
+            title        =                            # default
+            icon         =                            # default
+            progress     =                            # default
+            markup       = false                      # default
+            animation    = fade                       # default
             stack        = false                      # default
             tag          =                            # default
             """
@@ -285,7 +290,7 @@ struct ConfigurationBuilderTests {
         let builder = try build(
             resources: "xtoast.background: #11223344\nxtoast.volume.position: center\n",
             file: "radius = 6\n[volume]\nfont = Mono 9\n",
-            arguments: ["--preset", "volume", "--stack", "--tag", "volume", "--detach"])
+            arguments: ["--preset", "volume", "--stack", "--tag", "volume", "--detach", "--progress", "40!", "--markup"])
         let lines = builder.report.split(separator: "\n").map(String.init)
         let look = OptionTable.all.filter { $0.scope == .look }.map(\.name)
         #expect(lines.map { String($0.prefix { $0 != " " }) } == look)
@@ -298,6 +303,9 @@ struct ConfigurationBuilderTests {
         #expect(line("stack") == "stack        = true                       # command line")
         #expect(line("tag") == "tag          = volume                     # command line")
         #expect(line("padding") == "padding      = 10                         # default")
+        #expect(line("progress") == "progress     = 40!                        # command line")
+        #expect(line("markup") == "markup       = true                       # command line")
+        #expect(line("animation") == "animation    = fade                       # default")
         // Invocation options are not settings.
         #expect(!builder.report.contains("detach"))
         #expect(!builder.report.contains("preset"))

@@ -8,6 +8,10 @@ private struct Look: Equatable {
     var duration: DisplayDuration
     var monitor: MonitorChoice
     var scale: Double?
+    var title: String?
+    var icon: Icon?
+    var progress: Progress?
+    var markup: Bool
     var stack: Bool
     var tag: String?
 
@@ -16,6 +20,10 @@ private struct Look: Equatable {
         duration = configuration.duration
         monitor = configuration.monitor
         scale = configuration.scale
+        title = configuration.title
+        icon = configuration.icon
+        progress = configuration.progress
+        markup = configuration.markup
         stack = configuration.stack
         tag = configuration.tag
     }
@@ -90,7 +98,8 @@ struct OptionTableTests {
         #expect(
             look == [
                 "duration", "position", "offset", "monitor", "font", "foreground", "background", "radius", "padding", "max-width",
-                "max-lines", "fade-in", "fade-out", "easing", "scale", "stack", "tag",
+                "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "animation", "stack",
+                "tag",
             ])
     }
 
@@ -115,7 +124,8 @@ struct OptionTableTests {
                 "duration": "auto", "position": "bottom", "offset": "0,0", "monitor": "pointer", "font": "Sans 14",
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
-                "scale": "Xft.dpi/96", "stack": "(none)", "tag": "(none)",
+                "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
+                "animation": "fade", "stack": "(none)", "tag": "(none)",
             ])
     }
 
@@ -133,7 +143,7 @@ struct OptionTableTests {
     static let otherValues: [String: String] = [
         "duration": "sticky", "position": "top", "offset": "3,-4", "monitor": "1", "font": "Mono 9", "foreground": "#102030",
         "background": "#ff0000", "radius": "12", "padding": "3", "max-lines": "2", "fade-in": "0", "fade-out": "1.5",
-        "easing": "linear",
+        "easing": "linear", "animation": "bounce",
     ]
 
     @Test(
@@ -181,7 +191,8 @@ struct OptionTableTests {
             ("duration", "1500ms"), ("position", "top-right"), ("offset", "-20,0"), ("monitor", "DP-1"), ("font", "Sans Bold 12"),
             ("foreground", "#abc"), ("background", "#00000080"), ("easing", "cubic-bezier(0.1, 2, 0.9, -1)"), ("tag", "volume"),
             ("preset", "urgent"), ("in", "1h30m"), ("at", "14:00"), ("tz", "Europe/London"), ("render-png", "/tmp/toast.png"),
-            ("display", ":1"), ("config", "/etc/xtoast"), ("generate-completion", "zsh"),
+            ("display", ":1"), ("config", "/etc/xtoast"), ("generate-completion", "zsh"), ("title", "Build"),
+            ("icon", "/usr/share/pixmaps/debian-logo.png"), ("progress", "40.5!"), ("markup", "true"), ("animation", "spring"),
         ])
         #expect(c.duration == .seconds(1.5))
         #expect(c.style.position == .topRight)
@@ -200,6 +211,40 @@ struct OptionTableTests {
         #expect(c.display == ":1")
         #expect(c.configFile == "/etc/xtoast")
         #expect(c.mode == .generateCompletion(.zsh))
+        #expect(c.title == "Build")
+        #expect(c.icon == .file("/usr/share/pixmaps/debian-logo.png"))
+        #expect(c.progress == Progress(percent: 40.5, alternate: true))
+        #expect(c.markup)
+        #expect(c.style.animation == .spring)
+    }
+
+    @Test(
+        "icon: the four built-in names, a path (it has a /) or a theme name",
+        arguments: [
+            ("success", Icon.success), ("error", .error), ("info", .info), ("warning", .warning), ("./done.png", .file("./done.png")),
+            ("dialog-information", .named("dialog-information")),
+        ])
+    func icons(text: String, expected: Icon) throws {
+        #expect(try configure([("icon", text)]).icon == expected)
+    }
+
+    @Test("An empty title is no title; any other text is kept as it is, markup characters included")
+    func titles() throws {
+        #expect(try configure([("title", "")]).title == nil)
+        #expect(try configure([("title", "Build")]).title == "Build")
+        #expect(try configure([("title", "<b> & ")]).title == "<b> & ")
+    }
+
+    @Test("easing takes a spring too: the hud's motion, from a file or the command line")
+    func springEasing() throws {
+        #expect(try configure([("easing", "spring(0.7,0.5)")]).style.easing == .spring(damping: 0.7, velocity: 0.5))
+    }
+
+    @Test(
+        "animation: each kind by its name",
+        arguments: [("fade", Style.Animation.fade), ("bounce", .bounce), ("spring", .spring), ("none", .none)])
+    func animations(text: String, expected: Style.Animation) throws {
+        #expect(try configure([("animation", text)]).style.animation == expected)
     }
 
     /// Bad text for every value option that checks its value, and what the message calls the
@@ -217,8 +262,14 @@ struct OptionTableTests {
         ("max-width", "23", "max-width"),
         ("max-lines", "2.5", "max-lines"), ("max-lines", "0", "max-lines"),
         ("fade-in", "61", "fade-in"), ("fade-out", "-0.1", "fade-out"),
-        ("easing", "bounce", "easing"), ("easing", "cubic-bezier(2,0,0,1)", "easing"),
+        ("easing", "bounce", "easing"), ("easing", "cubic-bezier(2,0,0,1)", "easing"), ("easing", "spring(0.7)", "easing"),
+        ("easing", "spring(0,1)", "easing"),
         ("scale", "0.4", "scale"), ("scale", "5", "scale"),
+        ("icon", "", "icon"), ("icon", "bad name!", "icon"), ("icon", "a b", "icon"),
+        ("progress", "101x", "progress"), ("progress", "-1", "progress"), ("progress", "201", "progress"), ("progress", "", "progress"),
+        ("progress", "40!!", "progress"), ("progress", "nan", "progress"),
+        ("markup", "maybe", "markup"),
+        ("animation", "wobble", "animation"), ("animation", "Fade", "animation"), ("animation", "", "animation"),
         ("stack", "maybe", "stack"),
         ("tag", "", "tag"), ("tag", "a\nb", "tag"),
         ("preset", "a.b", "preset"), ("preset", "", "preset"), ("preset", "my preset", "preset"),
@@ -227,8 +278,8 @@ struct OptionTableTests {
         ("generate-completion", "powershell", "shell"),
     ]
 
-    /// Value options that take any text: a file name, a display, a time zone.
-    static let freeTextOptions: Set<String> = ["tz", "render-png", "display", "config"]
+    /// Value options that take any text: a file name, a display, a time zone, a title.
+    static let freeTextOptions: Set<String> = ["tz", "render-png", "display", "config", "title"]
 
     @Test("Bad text is rejected with a message that starts: invalid, what the value is called, the text", arguments: badValues)
     func rejects(name: String, text: String, called: String) throws {
@@ -242,7 +293,7 @@ struct OptionTableTests {
     @Test("Every value option either checks its value or takes any text")
     func everyValueOptionIsChecked() {
         let values = Set(OptionTable.all.filter { !$0.isFlag }.map(\.name))
-        #expect(values == Set(Self.badValues.map(\.name)).subtracting(["stack"]).union(Self.freeTextOptions))
+        #expect(values == Set(Self.badValues.map(\.name)).subtracting(["stack", "markup"]).union(Self.freeTextOptions))
     }
 
     @Test(
@@ -255,6 +306,14 @@ struct OptionTableTests {
             ("foreground", "white", "invalid foreground colour \"white\": expected #rrggbb or #rrggbbaa"),
             ("offset", "20", "invalid offset \"20\": expected X,Y in pixels, like 0,-40"),
             ("generate-completion", "powershell", "invalid shell \"powershell\": expected bash, zsh or fish"),
+            ("progress", "201", "invalid progress \"201\": expected a number from 0 to 200, optionally followed by !"),
+            ("icon", "bad name!", "invalid icon \"bad name!\": expected success, error, info, warning, a file path or an icon name"),
+            ("animation", "wobble", "invalid animation \"wobble\": expected fade, bounce, spring or none"),
+            ("markup", "maybe", "invalid markup \"maybe\": expected true or false"),
+            (
+                "easing", "spring(0.7)",
+                "invalid easing \"spring(0.7)\": expected linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2) with x in 0...1 or spring(damping,velocity)"
+            ),
         ])
     func message(name: String, text: String, expected: String) {
         #expect(throws: OptionError(expected)) { try configure([(name, text)]) }
@@ -287,6 +346,14 @@ struct OptionTableTests {
     @Test("stack rejects other words", arguments: ["maybe", "", "2", "y", "t", "enabled", " true", "true "])
     func stackRejects(text: String) {
         #expect(throws: OptionError("invalid stack \"\(text)\": expected true or false")) { try configure([("stack", text)]) }
+    }
+
+    @Test("markup is a boolean like stack, off unless asked for")
+    func markup() throws {
+        #expect(!Configuration().markup)
+        #expect(try flags("markup").markup)
+        #expect(try configure([("markup", "yes")]).markup)
+        #expect(try !configure([("markup", "true"), ("markup", "off")]).markup)
     }
 
     @Test("Each invocation flag sets its field")

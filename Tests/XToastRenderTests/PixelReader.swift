@@ -1,4 +1,5 @@
 import CCairo
+import XToastCore
 import XToastRender
 
 /// One pixel of a Cairo ARGB32 image: premultiplied, as Cairo stores it.
@@ -57,4 +58,19 @@ extension ARGB {
     var isSolidWhite: Bool { alpha == 255 && red > 200 && green > 200 && blue > 200 }
     /// Brighter than the black background: some of a glyph is here.
     var isInk: Bool { red > 64 || green > 64 || blue > 64 }
+
+    /// Nothing drawn at all.
+    static let clear = ARGB(alpha: 0, red: 0, green: 0, blue: 0)
+
+    /// An opaque colour as Cairo stores it.
+    init(opaque color: Color) {
+        func byte(_ v: Double) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
+        self.init(alpha: 255, red: byte(color.red), green: byte(color.green), blue: byte(color.blue))
+    }
+
+    /// Whether every channel is within `tolerance` of `expected`'s (antialiasing, rounding).
+    func isNear(_ expected: ARGB, within tolerance: Int = 2) -> Bool {
+        [(alpha, expected.alpha), (red, expected.red), (green, expected.green), (blue, expected.blue)]
+            .allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
+    }
 }

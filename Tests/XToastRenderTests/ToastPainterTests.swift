@@ -6,7 +6,10 @@ import XToastRender
 
 /// A painter for `message` in `style`, laid out for a monitor `monitorWidth` device pixels wide.
 private func painter(_ message: String, style: Style = .toast, scale: Double = 1, monitorWidth: Int = 1920) -> ToastPainter {
-    ToastPainter(message: message, style: style, metrics: ToastMetrics(style: style, scale: scale, monitorWidth: monitorWidth))
+    // Plain text with no icon cannot fail to lay out.
+    try! ToastPainter(
+        content: ToastContent(message: message), style: style, metrics: ToastMetrics(style: style, scale: scale, monitorWidth: monitorWidth)
+    )
 }
 
 /// The text's own size, seen as the box of a style with no padding and no minimum height.

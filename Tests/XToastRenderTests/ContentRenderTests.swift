@@ -1,0 +1,267 @@
+import CCairo
+import Glibc
+import Testing
+import XToastCore
+import XToastRender
+
+/// A painter for `content` in `style` at `scale`, on a 1920-logical-pixel-wide monitor.
+private func painter(_ content: ToastContent, style: Style = .toast, scale: Double = 1) throws -> ToastPainter {
+    try ToastPainter(content: content, style: style, metrics: ToastMetrics(style: style, scale: scale, monitorWidth: Int(1920 * scale)))
+}
+
+private func painter(_ message: String, style: Style = .toast, scale: Double = 1) throws -> ToastPainter {
+    try painter(ToastContent(message: message), style: style, scale: scale)
+}
+
+/// The horizontal extent of the ink in an image, in pixels.
+private func inkWidth(_ pixels: PixelReader) throws -> Int {
+    let xs = pixels.pixels(where: \.isInk).map(\.x)
+    return try #require(xs.max()) - (try #require(xs.min())) + 1
+}
+
+/// A fresh directory for files a test writes; removed, with what is in it, by `removeTree`.
+private func temporaryDirectory() throws -> String {
+    var template = Array("/tmp/xtoast-icon-test-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
+    return try #require(made)
+}
+
+private func write(_ bytes: [UInt8], to path: String) throws {
+    let file = try #require(fopen(path, "wb"))
+    defer { fclose(file) }
+    #expect(fwrite(bytes, 1, bytes.count, file) == bytes.count)
+}
+
+private func removeTree(_ directory: String, files: [String]) {
+    for file in files { _ = remove(directory + "/" + file) }
+    _ = rmdir(directory)
+}
+
+// Pango and fontconfig set themselves up per thread on first use and race when several threads
+// do it at once; xtoast itself lays text out on one thread.
+@Suite("Content, drawn", .serialized)
+struct ContentRenderTests {
+    // MARK: Progress bar
+
+    /// "Volume" with a bar, in the toast design.
+    private func volume(_ progress: String) throws -> PixelReader {
+        let content = ToastContent(message: "Volume", progress: try #require(Progress(parsing: progress)))
+        return PixelReader(try painter(content).image())
+    }
+
+    /// Near-white: the filled part of the bar (the track is white at 0.25 over black: 64).
+    private static func isFilled(_ p: ARGB) -> Bool { p.red > 160 && p.green > 160 && p.blue > 160 }
+
+    /// The middle row of the bar and the bar's columns, found where a full bar is white.
+    private func bar() throws -> (row: Int, columns: ClosedRange<Int>) {
+        let full = try volume("100")
+        let rows = (0..<full.height).filter { y in full.pixels(y: y..<(y + 1), where: Self.isFilled).count >= 100 }
+        let row = try #require(rows.isEmpty ? nil : rows[rows.count / 2])
+        // The whole bar, track included: anything brighter than the black box on that row.
+        let xs = full.pixels(y: row..<(row + 1)) { $0.red > 32 }.map(\.x)
+        return (row, try #require(xs.min())...(try #require(xs.max())))
+    }
+
+    @Test("The bar is 160 px wide (its least width), below the text, 4 px high")
+    func barGeometry() throws {
+        let (row, columns) = try bar()
+        #expect(columns.count == 160, "\(columns)")
+        let full = try volume("100")
+        let rows = (0..<full.height).filter { y in full.pixels(y: y..<(y + 1), where: Self.isFilled).count >= 100 }
+        #expect((3...4).contains(rows.count), "white rows \(rows)")
+        #expect(rows == Array(rows.first!...rows.last!))
+        #expect(row > full.height / 2)
+    }
+
+    @Test(
+        "The filled part is as wide as the value: 0, 40 % and 100 % of the bar",
+        arguments: [("0", 0.0), ("40", 0.4), ("100", 1.0), ("40.5", 0.405), ("12.5", 0.125)])
+    func barFill(progress: String, fraction: Double) throws {
+        let (row, columns) = try bar()
+        let pixels = try volume(progress)
+        let filled = pixels.pixels(x: columns.lowerBound..<(columns.upperBound + 1), y: row..<(row + 1), where: Self.isFilled)
+        let expected = fraction * Double(columns.count)
+        #expect(abs(Double(filled.count) - expected) <= 1, "\(filled.count) px filled, expected \(expected)")
+        // From the left end, without gaps.
+        if let first = filled.first {
+            #expect(first.x == columns.lowerBound)
+            #expect(filled.last!.x - first.x + 1 == filled.count)
+        }
+        // The rest is the track: white at 0.25 over the black box.
+        let track = pixels.pixels(x: columns.lowerBound..<(columns.upperBound + 1), y: row..<(row + 1)) {
+            $0.isNear(ARGB(alpha: 217, red: 64, green: 64, blue: 64), within: 3)
+        }
+        #expect(abs(Double(track.count) - (Double(columns.count) - expected)) <= 2, "\(track.count) px of track")
+    }
+
+    @Test("Past 100 the bar is full, and its last part shows the overflow in its own colour: 150 → the last half")
+    func barOverflow() throws {
+        let (row, columns) = try bar()
+        let pixels = try volume("150")
+        let overflowColour = ARGB(opaque: Style.toast.progressOverflowColor)
+        let line = pixels.pixels(x: columns.lowerBound..<(columns.upperBound + 1), y: row..<(row + 1)) { _ in true }
+        let white = line.filter { Self.isFilled(pixels[$0.x, $0.y]) }
+        let overflow = line.filter { pixels[$0.x, $0.y].isNear(overflowColour, within: 3) }
+        let half = Double(columns.count) / 2
+        #expect(abs(Double(white.count) - half) <= 1, "\(white.count) px white")
+        #expect(abs(Double(overflow.count) - half) <= 2, "\(overflow.count) px in the overflow colour")
+        #expect(white.map(\.x).max()! < overflow.map(\.x).min()!, "the overflow is at the end")
+        // Nothing of the track shows: the bar is full.
+        #expect(white.count + overflow.count >= columns.count - 2)
+    }
+
+    @Test("200 is all overflow")
+    func barDoubleFull() throws {
+        let (row, columns) = try bar()
+        let pixels = try volume("200")
+        let overflow = pixels.pixels(x: columns.lowerBound..<(columns.upperBound + 1), y: row..<(row + 1)) {
+            $0.isNear(ARGB(opaque: Style.toast.progressOverflowColor), within: 3)
+        }
+        #expect(overflow.count >= columns.count - 2)
+    }
+
+    @Test("N! draws the value in the alternate colour instead of white")
+    func barAlternate() throws {
+        let (row, columns) = try bar()
+        let pixels = try volume("40!")
+        let range = columns.lowerBound..<(columns.upperBound + 1)
+        let alternate = pixels.pixels(x: range, y: row..<(row + 1)) {
+            $0.isNear(ARGB(opaque: Style.toast.progressAlternateColor), within: 3)
+        }
+        #expect(abs(Double(alternate.count) - 0.4 * Double(columns.count)) <= 1, "\(alternate.count) px in the alternate colour")
+        #expect(pixels.pixels(x: range, y: row..<(row + 1), where: Self.isFilled).isEmpty)
+    }
+
+    @Test("A bar makes the box taller by the bar and its gap, not wider than a short message needs")
+    func barBox() throws {
+        let plain = try painter("Volume").boxSize
+        let withBar = try painter(ToastContent(message: "Volume", progress: Progress(percent: 40))).boxSize
+        #expect(withBar.width == 160 + 20)
+        #expect(withBar.height > plain.height)
+    }
+
+    // MARK: Icons
+
+    @Test(
+        "A built-in icon is a disc in its colour left of the text",
+        arguments: [
+            (Icon.success, Style.iconColors.success), (.error, Style.iconColors.error), (.info, Style.iconColors.info),
+            (.warning, Style.iconColors.warning),
+        ])
+    func iconDisc(icon: Icon, colour: Color) throws {
+        let toast = try painter(ToastContent(message: "Built", icon: icon))
+        let pixels = PixelReader(try toast.image())
+        let h = toast.boxSize.height
+        // The disc spans the 20 px after the 10 px padding; left of the glyph and above it, it is plain disc.
+        for (x, y) in [(12, h / 2), (13, h / 2 - 1), (13, h / 2 + 1), (20, h / 2 - 8)] {
+            #expect(pixels[x, y].isNear(ARGB(opaque: colour), within: 2), "(\(x), \(y)) is \(pixels[x, y])")
+        }
+        // And it is a disc: the corners of its square are the box.
+        #expect(pixels[11, h / 2 - 9].isNear(ARGB(alpha: 204, red: 0, green: 0, blue: 0), within: 2))
+    }
+
+    @Test("An icon widens the box by its size and gap, 20 + 8 px")
+    func iconWidens() throws {
+        let plain = try painter("Built").boxSize
+        for icon in [Icon.success, .error, .info, .warning] {
+            let withIcon = try painter(ToastContent(message: "Built", icon: icon)).boxSize
+            #expect(abs(withIcon.width - plain.width - 28) <= 2, "\(icon): \(plain) → \(withIcon)")
+            #expect(withIcon.height >= plain.height)
+        }
+    }
+
+    // MARK: Title
+
+    @Test("A title makes the box taller by a line")
+    func titleBox() throws {
+        var bare = Style.toast
+        bare.padding = 0
+        bare.minimumHeight = 0
+        let line = try painter("Tagged", style: bare).boxSize.height
+        let plain = try painter("Tagged")
+        let titled = try painter(ToastContent(message: "Tagged", title: "Build"))
+        #expect(titled.boxSize.height > plain.boxSize.height)
+        #expect(titled.boxSize.height >= 2 * line + 20, "\(titled.boxSize), one line \(line) px")
+    }
+
+    @Test("The title is bold: its ink is wider than the same text in the message's weight")
+    func titleBold() throws {
+        let title = PixelReader(try painter(ToastContent(message: ".", title: "Tagged Tagged")).image())
+        let message = PixelReader(try painter("Tagged Tagged").image())
+        let (bold, regular) = (try inkWidth(title), try inkWidth(message))
+        #expect(bold > regular, "title \(bold) px, message \(regular) px")
+        #expect(bold < regular * 3 / 2, "title \(bold) px, message \(regular) px")
+    }
+
+    // MARK: Markup
+
+    @Test("With markup, <b>x</b> is a bold x, far narrower than the tags shown as text")
+    func markup() throws {
+        let marked = try painter(ToastContent(message: "<b>x</b>", markup: true))
+        let literal = try painter(ToastContent(message: "<b>x</b>", markup: false))
+        #expect(marked.boxSize.width < literal.boxSize.width)
+        #expect(!marked.markupFailed && !literal.markupFailed)
+        // And the tag does make it bold: wider than the same word plain.
+        let bold = try painter(ToastContent(message: "<b>Tagged</b>", markup: true)).boxSize.width
+        #expect(bold > (try painter("Tagged")).boxSize.width)
+    }
+
+    @Test(
+        "Markup that does not parse is reported and drawn as the plain text",
+        arguments: ["<b>unclosed", "a & b", "<blink>x</blink>", "<i>x</b>"])
+    func badMarkup(text: String) throws {
+        let marked = try painter(ToastContent(message: text, markup: true))
+        let plain = try painter(ToastContent(message: text))
+        #expect(marked.markupFailed)
+        #expect(!plain.markupFailed)
+        #expect(marked.boxSize == plain.boxSize)
+        let (a, b) = (PixelReader(try marked.image()), PixelReader(try plain.image()))
+        let differing = a.pixels { _ in true }.filter { a[$0.x, $0.y] != b[$0.x, $0.y] }
+        #expect(differing.isEmpty, "differs at \(differing.prefix(5))")
+    }
+
+    @Test("A title's bad markup is reported too")
+    func badTitleMarkup() throws {
+        #expect(try painter(ToastContent(message: "fine", title: "<b>bad", markup: true)).markupFailed)
+        #expect(try !painter(ToastContent(message: "fine", title: "<i>good</i>", markup: true)).markupFailed)
+    }
+
+    // MARK: Icon files
+
+    @Test("An icon file that is missing, empty, not a PNG or a directory is a RenderError, when laid out and when checked")
+    func badIconFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { removeTree(directory, files: ["empty.png", "text.png", "folder.png"]) }
+        try write([], to: directory + "/empty.png")
+        try write(Array("not a picture\n".utf8), to: directory + "/text.png")
+        #expect(mkdir(directory + "/folder.png", 0o700) == 0)
+        defer { _ = rmdir(directory + "/folder.png") }
+        for name in ["missing.png", "empty.png", "text.png", "folder.png"] {
+            let icon = Icon.file(directory + "/" + name)
+            #expect(throws: RenderError.self, "\(name)") { try painter(ToastContent(message: "Built", icon: icon)) }
+            #expect(throws: RenderError.self, "\(name)") { try ToastPainter.check(icon: icon) }
+        }
+        #expect(throws: RenderError.self) { try ToastPainter.check(icon: .named("xtoast-test-no-such-icon")) }
+    }
+
+    @Test("A good PNG icon loads and takes the icon's place")
+    func goodIconFile() throws {
+        let directory = try temporaryDirectory()
+        defer { removeTree(directory, files: ["red.png"]) }
+        // A 40×40 red square, drawn and written by Cairo.
+        let square = try CairoSurface(imageOf: Size(width: 40, height: 40))
+        try square.draw { cr in
+            cairo_set_source_rgb(cr, 1, 0, 0)
+            cairo_paint(cr)
+        }
+        let path = directory + "/red.png"
+        try square.writePNG(to: path)
+
+        try ToastPainter.check(icon: .file(path))
+        let toast = try painter(ToastContent(message: "Built", icon: .file(path)))
+        #expect(abs(toast.boxSize.width - (try painter("Built")).boxSize.width - 28) <= 2)
+        // Scaled down to 20×20 after the padding.
+        let pixels = PixelReader(try toast.image())
+        #expect(pixels[20, toast.boxSize.height / 2].isNear(ARGB(alpha: 255, red: 255, green: 0, blue: 0), within: 2))
+    }
+}
