@@ -9,6 +9,8 @@ public struct ToastContent: Equatable, Sendable {
     public var markup: Bool
     /// A turning activity indicator in the icon's place (`--spinner`).
     public var spinner: Bool
+    /// The user's icon theme (XSETTINGS `Net/IconThemeName`), searched before hicolor.
+    public var iconTheme: String?
 
     public init(
         message: String, title: String? = nil, icon: Icon? = nil, progress: Progress? = nil, markup: Bool = false,

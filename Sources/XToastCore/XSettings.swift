@@ -58,6 +58,14 @@ public enum XSettings {
         return settings
     }
 
+    /// The user's icon theme (`Net/IconThemeName`), if set to a plain name.
+    public static func iconTheme(_ bytes: [UInt8]) -> String? {
+        guard case .string(let name) = parse(bytes)["Net/IconThemeName"], !name.isEmpty,
+            !name.contains("/"), name != ".", name != ".."
+        else { return nil }
+        return name
+    }
+
     /// Whether the settings ask for no animations (`Net/EnableAnimations` = 0).
     public static func reducesMotion(_ bytes: [UInt8]) -> Bool {
         parse(bytes)["Net/EnableAnimations"] == .integer(0)

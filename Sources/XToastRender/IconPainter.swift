@@ -8,14 +8,14 @@ enum IconImage {
     case image(CairoSurface)
 
     /// Loads what `icon` names. Built-in icons cannot fail; files and theme names can.
-    static func load(_ icon: Icon, pixelSize: Int) throws(RenderError) -> IconImage {
+    static func load(_ icon: Icon, pixelSize: Int, theme: String? = nil) throws(RenderError) -> IconImage {
         switch icon {
         case .success, .error, .info, .warning:
             return .vector(icon)
         case .file(let path):
             return .image(try png(at: path))
         case .named(let name):
-            guard let path = IconTheme.lookup(name, pixelSize: pixelSize) else {
+            guard let path = IconTheme.lookup(name, pixelSize: pixelSize, theme: theme) else {
                 throw RenderError(message: "no icon named \"\(name)\" in the icon theme (PNG icons only)")
             }
             return .image(try png(at: path))
@@ -117,10 +117,10 @@ enum IconPainter {
     }
 }
 
-/// Finds a freedesktop icon by name: the user's and the system's icon folders, the hicolor
-/// theme at the nearest size at least as large as needed, then /usr/share/pixmaps.
+/// Finds a freedesktop icon by name: in the user's and the system's icon folders, the user's
+/// theme then hicolor, at the nearest size at least as large as needed, then /usr/share/pixmaps.
 enum IconTheme {
-    static func lookup(_ name: String, pixelSize: Int) -> String? {
+    static func lookup(_ name: String, pixelSize: Int, theme: String? = nil) -> String? {
         var roots: [String] = []
         let environment = { (key: String) in getenv(key).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
         if let home = environment("XDG_DATA_HOME") {
@@ -132,11 +132,13 @@ enum IconTheme {
         let sizes = [16, 22, 24, 32, 48, 64, 96, 128, 256, 512]
         let ordered = sizes.filter { $0 >= pixelSize } + sizes.filter { $0 < pixelSize }.reversed()
         let contexts = ["apps", "status", "actions", "devices", "places", "mimetypes", "categories", "emblems"]
-        for root in roots {
-            for size in ordered {
-                for context in contexts {
-                    let path = "\(root)/hicolor/\(size)x\(size)/\(context)/\(name).png"
-                    if access(path, R_OK) == 0 { return path }
+        for themeName in [theme, "hicolor"].compactMap({ $0 }) {
+            for root in roots {
+                for size in ordered {
+                    for context in contexts {
+                        let path = "\(root)/\(themeName)/\(size)x\(size)/\(context)/\(name).png"
+                        if access(path, R_OK) == 0 { return path }
+                    }
                 }
             }
         }

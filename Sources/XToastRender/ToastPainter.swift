@@ -44,7 +44,7 @@ public final class ToastPainter {
         let iconSide = px(style.iconSize)
         // A spinner takes the icon's place.
         let icon = try (content.spinner ? nil : content.icon ?? style.defaultIcon).map { icon throws(RenderError) in
-            try IconImage.load(icon, pixelSize: iconSide)
+            try IconImage.load(icon, pixelSize: iconSide, theme: content.iconTheme)
         }
         hasSpinner = content.spinner
         let hasIcon = icon != nil || content.spinner
@@ -114,8 +114,8 @@ public final class ToastPainter {
 
     /// Checks that an icon can be loaded (a file that reads as PNG, a name the theme has), so
     /// that a bad one is reported at once, not when the toast's turn comes.
-    public static func check(icon: Icon) throws(RenderError) {
-        _ = try IconImage.load(icon, pixelSize: 32)
+    public static func check(icon: Icon, theme: String? = nil) throws(RenderError) {
+        _ = try IconImage.load(icon, pixelSize: 32, theme: theme)
     }
 
     /// Draws everything with the box's top-left corner at (`margins.left`, `margins.top`).

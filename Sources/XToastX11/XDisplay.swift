@@ -90,15 +90,17 @@ public final class XDisplay {
         XResourceManagerString(pointer).map { String(cString: $0) }
     }
 
-    /// Whether an XSETTINGS manager says `Net/EnableAnimations` is off (two round trips).
-    public func reducesMotion() -> Bool {
+    /// The XSETTINGS manager's settings property, nil when no manager runs (a few round trips).
+    public func xsettings() -> [UInt8]? {
         let selection = XInternAtom(pointer, "_XSETTINGS_S\(screen)", 0)
         let owner = XGetSelectionOwner(pointer, selection)
-        guard owner != 0 else { return false }
+        guard owner != 0 else { return nil }
         let property = XInternAtom(pointer, "_XSETTINGS_SETTINGS", 0)
-        guard let bytes = self.property(owner, property, type: property, format: 8, limit: 1 << 16) else { return false }
-        return XSettings.reducesMotion(bytes)
+        return self.property(owner, property, type: property, format: 8, limit: 1 << 16)
     }
+
+    /// Whether an XSETTINGS manager says `Net/EnableAnimations` is off.
+    public func reducesMotion() -> Bool { xsettings().map(XSettings.reducesMotion) ?? false }
 
     /// Whether a compositing manager owns `_NET_WM_CM_S<screen>`.
     public func compositorIsRunning() -> Bool {

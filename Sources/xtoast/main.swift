@@ -127,9 +127,12 @@ if let preset = settings.preset, !builtIn {
         usageError("unknown preset \"\(preset)\" (presets: \(names))")
     }
 }
+// The user's icon theme, when a desktop publishes it (only needed for icon names).
+var iconTheme: String?
+if case .named = settings.icon, let bytes = display?.xsettings() { iconTheme = XSettings.iconTheme(bytes) }
 if let icon = settings.icon {
     do {
-        try ToastPainter.check(icon: icon)
+        try ToastPainter.check(icon: icon, theme: iconTheme)
     } catch {
         die(error.description, status: ExitStatus.failure)
     }
@@ -153,9 +156,10 @@ if settings.mode != .show, let display {
 }
 
 // 5. A toast.
-let content = ToastContent(
+var content = ToastContent(
     message: message, title: settings.title, icon: settings.icon, progress: settings.progress, markup: settings.markup,
     spinner: settings.spinner || runCommand != nil)
+content.iconTheme = iconTheme
 
 if let path = settings.renderPNG {
     let metrics = ToastMetrics(style: settings.style, scale: settings.scale ?? 1, monitorWidth: Style.headlessMonitorWidth)

@@ -128,3 +128,40 @@ extension OnScreen.Content {
         #expect(try toast.wait().status == 0)
     }
 }
+
+extension OnScreen.Content {
+    /// `--icon NAME` finds PNG icons in the icon theme: the user's (from XSETTINGS) first, then hicolor.
+    @Test func iconNamesAreLookedUpInTheUsersThemeAndHicolor() throws {
+        let data = temporaryPath("-data")
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        for (theme, name) in [("hicolor", "xtoast-test-hicolor"), ("MyTheme", "xtoast-test-mine")] {
+            let folder = "\(data)/icons/\(theme)/48x48/apps"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // Any PNG will do: xtoast draws one.
+            #expect(try XToastProcess.run(["--render-png", "\(folder)/\(name).png", "icon"], display: nil).status == 0)
+        }
+        let environment: [String: String?] = ["XDG_DATA_HOME": data]
+        let server = try PrivateXServer()
+        func run(_ icon: String) throws -> XToastProcess.Result {
+            try XToastProcess(["--icon", icon, "--duration", "0", "Icon"], display: server.name, environment: environment).wait()
+        }
+        #expect(try run("xtoast-test-hicolor").status == 0)
+        let missing = try run("xtoast-test-mine")
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("xtoast: no icon named \"xtoast-test-mine\""))
+
+        // A desktop whose theme is MyTheme.
+        let watcher = try XWatcher(display: server.name)
+        let key = Array("Net/IconThemeName".utf8)
+        let value = Array("MyTheme".utf8)
+        var settings: [UInt8] = [0, 0, 0, 0] + [0, 0, 0, 0] + [1, 0, 0, 0]
+        settings += [1, 0, UInt8(key.count), 0] + key + [0, 0, 0] + [0, 0, 0, 0]
+        settings += [UInt8(value.count), 0, 0, 0] + value + [0]
+        let manager = XCreateSimpleWindow(watcher.display, watcher.root, 0, 0, 1, 1, 0, 0, 0)
+        let property = watcher.atom("_XSETTINGS_SETTINGS")
+        XChangeProperty(watcher.display, manager, property, property, 8, PropModeReplace, settings, Int32(settings.count))
+        XSetSelectionOwner(watcher.display, watcher.atom("_XSETTINGS_S0"), manager, UInt(CurrentTime))
+        XSync(watcher.display, 0)
+        #expect(try run("xtoast-test-mine").status == 0)
+    }
+}
