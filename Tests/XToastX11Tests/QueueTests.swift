@@ -217,18 +217,5 @@ extension XWatcher {
     }
 
     /// A root list of ticket ids, oldest first.
-    func list(_ name: String) -> [UInt] {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        guard
-            XGetWindowProperty(display, root, atom(name), 0, 1024, 0, Atom(XA_WINDOW), &type, &format, &count, &remaining, &data)
-                == Success,
-            let data, format == 32
-        else { return [] }
-        defer { XFree(data) }
-        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
-    }
+    func list(_ name: String) -> [UInt] { longs(root, name, type: Atom(XA_WINDOW)) }
 }

@@ -102,22 +102,26 @@ final class XWatcher {
         return String(cString: name)
     }
 
-    /// A property holding atoms, as their names.
-    func atomList(_ window: Window, _ property: String) -> [String] {
-        var type: Atom = 0
+    /// A format-32 property (atoms, windows, cardinals) as numbers; empty when absent.
+    func longs(_ window: Window, _ property: String, type: Atom, limit: Int = 1024) -> [UInt] {
+        var actualType: Atom = 0
         var format: Int32 = 0
         var count: UInt = 0
         var remaining: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         guard
-            XGetWindowProperty(display, window, atom(property), 0, 64, 0, Atom(XA_ATOM), &type, &format, &count, &remaining, &data)
+            XGetWindowProperty(display, window, atom(property), 0, limit, 0, type, &actualType, &format, &count, &remaining, &data)
                 == Success,
             let data, format == 32
         else { return [] }
         defer { XFree(data) }
-        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { atoms in
-            (0..<Int(count)).map { atomName(atoms[$0]) }
-        }
+        // Format-32 data arrives as C longs.
+        return data.withMemoryRebound(to: UInt.self, capacity: Int(count)) { Array(UnsafeBufferPointer(start: $0, count: Int(count))) }
+    }
+
+    /// A property holding atoms, as their names.
+    func atomList(_ window: Window, _ property: String) -> [String] {
+        longs(window, property, type: Atom(XA_ATOM), limit: 64).map(atomName)
     }
 
     /// The rectangles of the window's bounding shape (one rectangle when unshaped).
@@ -180,18 +184,7 @@ extension XWatcher {
 extension XWatcher {
     /// The `_NET_WM_PID` of a window, nil if it has none (or is gone).
     func pid(_ window: Window) -> Int32? {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        guard
-            XGetWindowProperty(display, window, atom("_NET_WM_PID"), 0, 1, 0, Atom(XA_CARDINAL), &type, &format, &count, &remaining, &data)
-                == Success,
-            let data, count == 1
-        else { return nil }
-        defer { XFree(data) }
-        return data.withMemoryRebound(to: UInt.self, capacity: 1) { Int32(truncatingIfNeeded: $0.pointee) }
+        longs(window, "_NET_WM_PID", type: Atom(XA_CARDINAL), limit: 1).first.map { Int32(truncatingIfNeeded: $0) }
     }
 
     /// What happened to toast windows, in order: (pid, mapped or destroyed, when).
