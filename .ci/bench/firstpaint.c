@@ -84,6 +84,14 @@ int main(int argc, char **argv) {
                     XSync(d, False);
                 } else if (e.type == damage_event + XDamageNotify || e.type == MapNotify) {
                     Window w = e.type == MapNotify ? e.xmap.window : ((XDamageNotifyEvent *)&e)->drawable;
+                    /* A daemon (dunst) maps a window it made earlier: watch that one too. */
+                    int known = 0;
+                    for (int i = 0; i < count; i++) known |= targets[i] == w;
+                    if (!known && e.type == MapNotify && count < MAX_WINDOWS) {
+                        targets[count] = w;
+                        damages[count++] = XDamageCreate(d, w, XDamageReportNonEmpty);
+                        XSync(d, False);
+                    }
                     for (int i = 0; i < count; i++) {
                         if (targets[i] != w) continue;
                         if (e.type != MapNotify) XDamageSubtract(d, damages[i], None, None);

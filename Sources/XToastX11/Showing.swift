@@ -77,7 +77,9 @@ final class Showing {
         case Expose:
             guard let window = windows.first(where: { $0.window == event.xexpose.window }) else { return nil }
             window.invalidate()
-            if start == nil { start = Wakeups.now() }
+            // The timeline's first state is usually invisible (alpha 0): the first frame shows
+            // the state one frame in, so that the first thing drawn is something to see.
+            if start == nil { start = Wakeups.now() - frameInterval }
         case ButtonPress:
             if isOurs(event.xbutton.window) && event.xbutton.button == UInt32(Button1) { return .clicked }
         case MapNotify:
