@@ -90,9 +90,14 @@ public enum TicketQueue {
     public static let entryLimit = 1024
 
     /// The queue without the `removed` entries, without 0, without duplicates, and cut at `entryLimit`.
+    ///
+    /// A repeated id keeps its *last* place: the X server gives a new client the id range of
+    /// one that left, so a new ticket can have the id of a dead entry still in the list, and
+    /// its own place is where it was appended, at the end.
     public static func pruned(_ entries: [UInt], removing removed: Set<UInt>) -> [UInt] {
         var seen = Set<UInt>()
-        return entries.prefix(entryLimit).filter { $0 != 0 && !removed.contains($0) && seen.insert($0).inserted }
+        let kept = entries.prefix(entryLimit).reversed().filter { $0 != 0 && !removed.contains($0) && seen.insert($0).inserted }
+        return kept.reversed()
     }
 
     /// The queue with `old` replaced by `new` in place (or `new` appended if `old` is absent).

@@ -46,9 +46,7 @@ final class Coordinator {
         XStoreName(display.pointer, ticket, "xtoast ticket")
     }
 
-    deinit {
-        XDestroyWindow(display.pointer, ticket)
-    }
+    deinit { leave() }
 
     // MARK: Joining and leaving the queue
 
@@ -149,6 +147,9 @@ final class Coordinator {
     func leave() {
         guard !left else { return }
         left = true
+        // Those we took the place of but never told (we end before our toast was drawn) must
+        // not stay on screen where nothing can reach them.
+        tellReplaced()
         leaveSchedule()
         if inStack { removeTicket(from: display.atoms.stack) }
         inStack = false
@@ -158,12 +159,13 @@ final class Coordinator {
         XFlush(display.pointer)
     }
 
-    /// Rewrites a root list without our ticket and without the dead entries ahead of it.
+    /// Rewrites a root list without our ticket and without dead entries, so that their ids
+    /// (which the server gives to new clients) do not linger.
     private func removeTicket(from list: Atom) {
         let dpy = display.pointer
         XGrabServer(dpy)
         let entries = display.readList(list)
-        let dead = Set(entries.prefix(while: { $0 != UInt(ticket) }).filter { !isAlive(Window($0)) })
+        let dead = Set(entries.filter { $0 != UInt(ticket) && !isAlive(Window($0)) })
         writeList(list, TicketQueue.pruned(entries, removing: dead.union([UInt(ticket)])))
         XUngrabServer(dpy)
         XFlush(dpy)
@@ -227,9 +229,15 @@ final class Coordinator {
         display.setListProperty(
             ticket, display.atoms.shown, type: Atom(XA_CARDINAL),
             [UInt(bitPattern: box.x), UInt(bitPattern: box.y), UInt(box.width), UInt(box.height), progressCode])
-        for old in replaces { send(.replaced, to: old) }
-        replaces = []
+        tellReplaced()
         XFlush(display.pointer)
+    }
+
+    /// Sends `replaced` to the tickets we took the place of that are still theirs: a dead
+    /// ticket's window id may have been given to a new, unrelated ticket, so the tag must match.
+    private func tellReplaced() {
+        for old in replaces where display.ticketInfo(old)?.tag == info.tag { send(.replaced, to: old) }
+        replaces = []
     }
 
     func send(_ command: Command, to window: Window) { display.send(command, to: window) }

@@ -5,33 +5,39 @@ import XToastCore
 final class LineReader {
     let descriptor: Int32
     private var pending: [UInt8] = []
+    private let savedFlags: Int32
     private(set) var ended = false
+
+    /// Bytes read per wake-up: a flood of input cannot keep the loop from drawing.
+    static let chunk = 65536
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
-        let flags = fcntl(descriptor, F_GETFL)
-        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        savedFlags = fcntl(descriptor, F_GETFL)
+        if savedFlags >= 0 { _ = fcntl(descriptor, F_SETFL, savedFlags | O_NONBLOCK) }
     }
 
-    /// The complete lines available now; sets `ended` at end of file.
+    /// The file description may be shared (a terminal, a pipe): give it back as it was.
+    deinit { if savedFlags >= 0 { _ = fcntl(descriptor, F_SETFL, savedFlags) } }
+
+    /// The complete lines that one read brings; sets `ended` at end of file or on an error.
     func readLines() -> [String] {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count > 0 {
-                pending += buffer[0..<count]
-                // A line longer than anything a toast shows is cut rather than kept growing.
-                if pending.count > 1 << 16 && !pending.contains(10) { pending.removeFirst(pending.count - (1 << 16)) }
-                continue
-            }
-            if count == 0 { ended = true }
-            break
+        var buffer = [UInt8](repeating: 0, count: LineReader.chunk)
+        let count = read(descriptor, &buffer, buffer.count)
+        if count > 0 {
+            pending += buffer[0..<count]
+        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            ended = true
         }
         var lines: [String] = []
-        while let newline = pending.firstIndex(of: 10) {
-            lines.append(MessageText.decode(pending[..<newline]).text)
-            pending.removeFirst(newline + 1)
+        var start = 0
+        while let newline = pending[start...].firstIndex(of: 10) {
+            lines.append(MessageText.decode(pending[start..<newline]).text)
+            start = newline + 1
         }
+        pending.removeFirst(start)
+        // A line longer than anything a toast shows is cut rather than kept growing.
+        if pending.count > LineReader.chunk { pending.removeFirst(pending.count - LineReader.chunk) }
         if ended && !pending.isEmpty {
             lines.append(MessageText.decode(pending).text)
             pending.removeAll()

@@ -83,8 +83,10 @@ final class Showing {
         case ButtonPress:
             if isOurs(event.xbutton.window) && event.xbutton.button == UInt32(Button1) { return .clicked }
         case MapNotify:
-            // Anything newly mapped may cover the toast.
-            if !isOurs(event.xmap.window) { raise() }
+            // A newly mapped window may cover the toast. Not answered for override-redirect
+            // windows: a screen locker must stay on top (and other always-on-top programs
+            // answering each other would never stop).
+            if !isOurs(event.xmap.window) && event.xmap.override_redirect == 0 { raise() }
         case ConfigureNotify:
             // A managed window raised over us. Restacks of other override-redirect windows are
             // not answered: two always-on-top programs answering each other would never stop.

@@ -114,6 +114,8 @@ public final class ToastSession {
         var stackMayHaveChanged = false
         var event = XEvent()
         func end(_ ending: Outcome) {
+            // Closed already; the command's end is what we wait for now.
+            if closedEarly != nil && commandStatus == nil { return }
             if request.command != nil && commandStatus == nil && closedEarly == nil {
                 closedEarly = ending
                 showing = nil
@@ -160,7 +162,12 @@ public final class ToastSession {
                 turnMayHaveChanged = false
                 switch coordinator.turn() {
                 case .mine: showing = try show(morphingFrom: nil)
-                case .dropped: end(.replaced)
+                case .dropped:
+                    // Someone rewrote the queue without us (a real replacement sends a command
+                    // first): join again rather than vanish.
+                    warn("this toast was missing from _XTOAST_QUEUE; queued again")
+                    coordinator.register()
+                    turnMayHaveChanged = true
                 case .waiting: break
                 }
             }
@@ -192,9 +199,12 @@ public final class ToastSession {
                         try replace(
                             with: content.finished(command: command.commandLine, status: status), for: .seconds(command.resultHold))
                     }
-                case .signal(let number):
+                case .terminalSignal(let number) where request.command != nil && commandStatus == nil:
+                    // Ctrl-C reached the command too (the whole process group): its end ends us.
+                    _ = number
+                case .signal(let number), .terminalSignal(let number):
                     if let command = request.command, commandStatus == nil, number != SIGUSR1 {
-                        // Ctrl-C and friends are for the command; its end ends the toast.
+                        // Signals sent to us alone are for the command; its end ends the toast.
                         kill(command.pid, number)
                     } else {
                         end(number == SIGUSR1 ? .dismissed : .signalled(number))
@@ -234,8 +244,8 @@ public final class ToastSession {
                         duration = .seconds(command.resultHold)
                         return nil
                     }
-                case .signal(SIGUSR1):
-                    break  // nothing to dismiss yet
+                case .signal(SIGUSR1), .terminalSignal:
+                    break  // nothing to dismiss yet; the command has the terminal's signal itself
                 case .signal(let number):
                     kill(command.pid, number)
                 case .timer:
@@ -273,7 +283,8 @@ public final class ToastSession {
             for wake in wakeups.wait(connection: display.fileDescriptor) {
                 switch wake {
                 case .signal(SIGCHLD): break
-                case .signal(let number): return number == SIGUSR1 ? .dismissed : .signalled(number)
+                case .signal(let number), .terminalSignal(let number):
+                    return number == SIGUSR1 ? .dismissed : .signalled(number)
                 case .due: return nil
                 case .zoneChanged:
                     // "09:00" now means 09:00 in the new zone.

@@ -207,9 +207,13 @@ final class ToastWindow {
         guard composited || needsPaint || painter.hasSpinner else { return }
         let cr = context
         cairo_save(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        if composited {
+            cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        }
+        // Without a compositor the opaque content covers the whole shaped window: clearing
+        // first would flash black (a spinner repaints 30 times a second).
         if composited, appearance.morph < 1, let morphStart {
             try presentMorph(appearance, from: morphStart)
         } else {

@@ -136,6 +136,9 @@ public final class Wakeups {
         case zoneChanged
         /// Standard input has something to read (or has ended).
         case input
+        /// A signal the terminal sent (Ctrl-C): it went to the whole foreground process group,
+        /// so a `--run` command has it already.
+        case terminalSignal(Int32)
     }
 
     /// Blocks until the X connection is readable, a signal arrives or the timer fires.
@@ -155,7 +158,9 @@ public final class Wakeups {
         // A hung-up connection reads as readable: Xlib then reports it through its I/O handler.
         if fds[0].revents != 0 { events.append(.connection) }
         if fds[1].revents != 0 {
-            while let signal = readSignal() { events.append(.signal(signal)) }
+            while let (signal, code) = readSignalInfo() {
+                events.append(code == Int32(SI_KERNEL) ? .terminalSignal(signal) : .signal(signal))
+            }
         }
         if fds[2].revents != 0 {
             var expirations: UInt64 = 0
@@ -174,12 +179,12 @@ public final class Wakeups {
         return events
     }
 
-    /// The next pending handled signal, if any (non-blocking).
-    public func readSignal() -> Int32? {
+    /// The next pending handled signal and its `si_code` (SI_KERNEL: from the terminal), if any.
+    func readSignalInfo() -> (Int32, Int32)? {
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
         let count = withUnsafeMutableBytes(of: &info) { read(signalDescriptor, $0.baseAddress, size) }
-        return count == size ? Int32(info.ssi_signo) : nil
+        return count == size ? (Int32(info.ssi_signo), info.ssi_code) : nil
     }
 
     static var errnoText: String { String(cString: strerror(errno)) }

@@ -109,7 +109,7 @@ public final class XDisplay {
 
     /// The raw value of a property of the given type and format, nil when absent, of another
     /// type or format, or longer than `limit` bytes: any client can write anything there.
-    public func property(_ window: Window, _ property: Atom, type: Atom, format: Int32, limit: Int) -> [UInt8]? {
+    public func property(_ window: Window, _ property: Atom, type: Atom, format: Int32, limit: Int, cut: Bool = false) -> [UInt8]? {
         var actualType: Atom = 0
         var actualFormat: Int32 = 0
         var count: UInt = 0
@@ -119,7 +119,7 @@ public final class XDisplay {
         let status = XGetWindowProperty(
             pointer, window, property, 0, longs, 0, type, &actualType, &actualFormat, &count, &remaining, &data)
         defer { if let data { XFree(data) } }
-        guard status == Success, actualType == type, actualFormat == format, remaining == 0, let data else { return nil }
+        guard status == Success, actualType == type, actualFormat == format, remaining == 0 || cut, let data else { return nil }
         // Format-32 data arrives as C longs (8 bytes each here), whatever the wire size.
         let itemSize = format == 32 ? MemoryLayout<UInt>.size : Int(format) / 8
         return Array(UnsafeBufferPointer(start: data, count: Int(count) * itemSize))
@@ -127,7 +127,8 @@ public final class XDisplay {
 
     /// A format-32 list property (WINDOW, CARDINAL) as numbers; nil when absent or malformed.
     public func listProperty(_ window: Window, _ property: Atom, type: Atom, limit: Int) -> [UInt]? {
-        guard let bytes = self.property(window, property, type: type, format: 32, limit: limit * 4) else { return nil }
+        // A list longer than the limit is read up to it: garbage must not hide the real entries.
+        guard let bytes = self.property(window, property, type: type, format: 32, limit: limit * 4, cut: true) else { return nil }
         return bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt.self)) }
     }
 

@@ -73,7 +73,17 @@ var runCommand: [String]?
 if request.run {
     guard let command = parsed.afterDoubleDash, !command.isEmpty else { usageError("--run needs a command after --") }
     if request.followStandardInput { usageError("--run and --stdin cannot be used together") }
+    if request.delay != nil || request.at != nil { usageError("--run starts the command now: it cannot wait for --in or --at") }
     runCommand = command
+}
+if request.detach {
+    // A detached toast has nobody to report to and no input to read.
+    for (given, name) in [
+        (request.run, "--run"), (request.action, "--action"), (request.followStandardInput, "--stdin"),
+        (request.printOutcome, "--print-outcome"),
+    ] where given {
+        usageError("--detach returns at once: it cannot be used with \(name)")
+    }
 }
 if request.mode == .show, let command = runCommand {
     // The message is the words before --, or the command line.
@@ -147,10 +157,14 @@ if settings.mode == .printConfig {
 
 // 4. Commands to other toasts.
 if settings.mode != .show, let display {
-    let list = settings.mode == .cancelScheduled ? display.atoms.scheduled : display.atoms.queue
-    _ = display.send(.dismiss, in: list) { tickets in
-        if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
-        return settings.mode == .dismiss ? Array(tickets.prefix(1)) : tickets
+    // The queue's first toast is the one on screen; stacked toasts are on screen too.
+    let lists = settings.mode == .cancelScheduled ? [display.atoms.scheduled] : [display.atoms.queue, display.atoms.stack]
+    for list in lists {
+        _ = display.send(.dismiss, in: list) { tickets in
+            if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
+            // --dismiss: the first of each, the oldest toast on screen there.
+            return settings.mode == .dismiss ? Array(tickets.prefix(1)) : tickets
+        }
     }
     exit(ExitStatus.success)
 }

@@ -215,7 +215,7 @@ struct TicketTests {
 @Suite("Ticket queue")
 struct TicketQueueTests {
     @Test(
-        "pruned drops 0, removed ids and repeats, keeping the order of first appearance",
+        "pruned drops 0, removed ids and repeats, a repeated id keeping its last place (an id reused by a new ticket)",
         arguments: [
             ([], [], []),
             ([1, 2, 3], [], [1, 2, 3]),
@@ -223,10 +223,10 @@ struct TicketQueueTests {
             ([0, 1, 0, 2, 0], [], [1, 2]),
             ([1, 2, 3], [2], [1, 3]),
             ([1, 2, 3], [1, 3, 9], [2]),
-            ([3, 1, 3, 2, 1], [], [3, 1, 2]),
+            ([3, 1, 3, 2, 1], [], [3, 2, 1]),
             ([5, 5, 5], [5], []),
             ([7, 0, 7, 8, 2, 8], [2], [7, 8]),
-            ([UInt.max, 1, UInt.max], [], [UInt.max, 1]),
+            ([UInt.max, 1, UInt.max], [], [1, UInt.max]),
         ] as [([UInt], Set<UInt>, [UInt])])
     func pruned(entries: [UInt], removed: Set<UInt>, expected: [UInt]) {
         #expect(TicketQueue.pruned(entries, removing: removed) == expected)
@@ -267,12 +267,12 @@ struct TicketQueueTests {
 
             let pruned = TicketQueue.pruned(entries, removing: removed)
             #expect(!pruned.contains(0) && Set(pruned).count == pruned.count && removed.isDisjoint(with: pruned))
-            // The survivors, in the order they first appeared.
-            var firstAppearances: [UInt] = []
-            for entry in entries where entry != 0 && !removed.contains(entry) && !firstAppearances.contains(entry) {
-                firstAppearances.append(entry)
+            // The survivors, each at its last appearance.
+            var lastAppearances: [UInt] = []
+            for entry in entries.reversed() where entry != 0 && !removed.contains(entry) && !lastAppearances.contains(entry) {
+                lastAppearances.insert(entry, at: 0)
             }
-            #expect(pruned == firstAppearances, "pruned(\(entries), removing: \(removed))")
+            #expect(pruned == lastAppearances, "pruned(\(entries), removing: \(removed))")
 
             let replaced = TicketQueue.replacing(old, with: new, in: entries)
             #expect(!replaced.contains(0) && Set(replaced).count == replaced.count, "replacing(\(old), with: \(new), in: \(entries))")
