@@ -4,7 +4,7 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS = -c release -Xswiftc -static-stdlib
 DEMO_PNG ?= xtoast-demo.png
 
-.PHONY: show build release test format clean install install-files uninstall pictures
+.PHONY: show build release test bench format clean install install-files uninstall pictures
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
@@ -77,6 +77,11 @@ pictures: build
 	  Resources/toast-icon.png Resources/toast-progress.png Resources/toast-muted.png Resources/toast-error.png \
 	  Resources/toast-spinner.png Resources/toast-custom.png Resources/toast-scripts.png Resources/toast-markup.png \
 	  Resources/toast-wrapped.png Resources/gallery.png
+
+# Side by side with the C floors, osd_cat and notify-send + dunst (RUNS=20 by default).
+bench: release
+	@.ci/install-deps bench
+	python3 .ci/bench/bench.py
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift
