@@ -18,9 +18,7 @@
 #include <poll.h>
 #include <time.h>
 
-/* Function-like macros do not import into Swift; these are their typed stand-ins. */
-
-static inline int xtoast_event_type(const XEvent *event) { return event->type; }
+/* What Swift cannot express or import directly. */
 
 /* Blocks the given signals for this thread and returns a signalfd that reads them, or -1. */
 static inline int xtoast_signalfd(const int *signals, int count) {

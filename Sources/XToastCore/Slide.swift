@@ -23,11 +23,6 @@ public struct Slide: Equatable, Sendable {
     }
 
     public func isFinished(at time: Double) -> Bool { time >= start + duration }
-
-    /// The same move, restarted from where it is at `time` towards `target`.
-    public func retargeted(to target: Int, at time: Double) -> Slide {
-        Slide(from: value(at: time), to: target, start: time, duration: duration, curve: curve)
-    }
 }
 
 /// Stacked toasts (`--stack`) line up from their edge: each sits past the ones before it.

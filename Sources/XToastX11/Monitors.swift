@@ -76,7 +76,9 @@ extension XDisplay {
 
     /// The rectangle of the window the window manager says is active (`_NET_ACTIVE_WINDOW`).
     public func focusedWindowRect() -> Rect? {
-        guard let window = cardinalProperty(root, atoms.activeWindow), window != 0 else { return nil }
+        guard let window = listProperty(root, atoms.activeWindow, type: Atom(XA_WINDOW), limit: 1)?.first, window != 0 else {
+            return nil
+        }
         var rect: Rect?
         // The window may vanish between the two requests: that is an error to trap, not a crash.
         _ = trapErrors {

@@ -140,21 +140,6 @@ public final class XDisplay {
                 Int32(values.count))
         }
     }
-
-    /// A 32-bit-per-pixel value of a window property (a WINDOW or CARDINAL), nil when absent.
-    public func cardinalProperty(_ window: Window, _ property: Atom) -> UInt? {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        let status = XGetWindowProperty(
-            pointer, window, property, 0, 1, 0, Atom(AnyPropertyType), &type, &format, &count, &remaining, &data)
-        defer { if let data { XFree(data) } }
-        // Any client can write anything here: check the shape before trusting it.
-        guard status == Success, format == 32, count == 1, let data else { return nil }
-        return data.withMemoryRebound(to: UInt.self, capacity: 1) { $0.pointee }
-    }
 }
 
 /// The atoms xtoast uses, interned in one round trip.

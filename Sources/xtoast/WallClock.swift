@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastX11
 
 /// Turns a wall-clock time into an instant with the system's time zone rules (tzdata).
 enum WallClock {
@@ -76,9 +77,6 @@ enum WallClock {
         return "\(date.year)-\(two(date.month))-\(two(date.day)) \(clock)"
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    /// Seconds since 1970 now.
+    static func now() -> Double { Wakeups.wallClock() }
 }
