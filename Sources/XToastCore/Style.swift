@@ -33,6 +33,13 @@ public struct Style: Equatable, Sendable {
     public var easing: TimingCurve
     /// Seconds a toast takes to move and resize into the place of one with the same tag (`--tag`).
     public var replaceDuration: Double
+    /// The easing of that move, and of stacked toasts closing a gap.
+    public var transitionEasing: TimingCurve
+    /// Space between the title and the message, logical pixels, and the title's most lines.
+    public var titleGap: Double
+    public var titleMaximumLines: Int
+    /// The text is never wrapped narrower than this, logical pixels.
+    public var minimumTextWidth: Double
     /// Space between stacked toasts, logical pixels (`--stack`).
     public var stackGap: Double
     /// Seconds stacked toasts take to close the gap one leaves (`--stack`).
@@ -61,6 +68,9 @@ public struct Style: Equatable, Sendable {
     public var spinnerFrameRate: Double
     /// Seconds for one turn of the spinner.
     public var spinnerPeriod: Double
+    /// The spinner's stroke, as a fraction of its size, and the opacity of its ring.
+    public var spinnerLineWidth: Double
+    public var spinnerTrackOpacity: Double
     /// A line around the box: width in logical pixels (0: none) and colour (preset).
     public var borderWidth: Double
     public var borderColor: Color
@@ -94,6 +104,10 @@ public struct Style: Equatable, Sendable {
         fadeOut: 0.8,
         easing: .easeInOut,
         replaceDuration: 0.25,
+        transitionEasing: .easeOut,
+        titleGap: 2,
+        titleMaximumLines: 2,
+        minimumTextWidth: 24,
         stackGap: 8,
         stackSlideDuration: 0.25,
         animation: .fade,
@@ -108,6 +122,8 @@ public struct Style: Equatable, Sendable {
         runResultHold: 2,
         spinnerFrameRate: 30,
         spinnerPeriod: 1,
+        spinnerLineWidth: 0.12,
+        spinnerTrackOpacity: 0.25,
         borderWidth: 0,
         borderColor: Color(rgb255: 128, 128, 128),
         shadow: nil,

@@ -20,7 +20,7 @@ public struct ToastMetrics: Equatable, Sendable {
         let widest = style.maximumWidth.map(px) ?? Int(Double(monitorWidth) * style.maximumWidthFraction)
         // The box must fit on the monitor with its margins, and leave room for some text.
         let boxWidth = min(widest, monitorWidth - 2 * margin)
-        maximumTextWidth = max(boxWidth - 2 * padding, px(24))
+        maximumTextWidth = max(boxWidth - 2 * padding, px(style.minimumTextWidth))
     }
 
     /// The box around text of the given size: padding on every side, never lower than the minimum.

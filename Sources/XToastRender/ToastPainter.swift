@@ -49,10 +49,11 @@ public final class ToastPainter {
         hasSpinner = content.spinner
         let hasIcon = icon != nil || content.spinner
         let besideIcon = hasIcon && style.layout == .row ? iconSide + px(style.iconGap) : 0
-        let textWidth = max(metrics.maximumTextWidth - besideIcon, px(24))
+        let textWidth = max(metrics.maximumTextWidth - besideIcon, px(style.minimumTextWidth))
         let title = content.title.map {
             TextLayout(
-                text: $0, font: style.font, color: style.foreground, maximumWidth: textWidth, maximumLines: 2, scale: scale,
+                text: $0, font: style.font, color: style.foreground, maximumWidth: textWidth, maximumLines: style.titleMaximumLines,
+                scale: scale,
                 bold: true, markup: content.markup)
         }
         let message = TextLayout(
@@ -61,7 +62,7 @@ public final class ToastPainter {
         markupFailed = message.markupFailed || (title?.markupFailed ?? false)
 
         // The text column: title, message, bar, each centred in it.
-        let titleGap = title == nil ? 0 : px(2)
+        let titleGap = title == nil ? 0 : px(style.titleGap)
         let barHeight = content.progress == nil ? 0 : px(style.progressHeight)
         let barGap = content.progress == nil ? 0 : px(style.progressGap)
         let column = Size(
@@ -175,7 +176,7 @@ public final class ToastPainter {
     public func drawSpinner(into cr: OpaquePointer, turn: Double) {
         guard hasSpinner else { return }
         let rect = layout.iconRect
-        let width = Double(rect.width) * 0.12
+        let width = Double(rect.width) * style.spinnerLineWidth
         let radius = (Double(min(rect.width, rect.height)) - width) / 2
         let centre = (x: Double(rect.x) + Double(rect.width) / 2, y: Double(rect.y) + Double(rect.height) / 2)
         cairo_save(cr)
@@ -184,7 +185,9 @@ public final class ToastPainter {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         // The text leaves a current point; an arc would draw a line from it.
         cairo_new_path(cr)
-        Color(red: style.foreground.red, green: style.foreground.green, blue: style.foreground.blue, alpha: 0.25).setSource(on: cr)
+        Color(
+            red: style.foreground.red, green: style.foreground.green, blue: style.foreground.blue, alpha: style.spinnerTrackOpacity
+        ).setSource(on: cr)
         cairo_arc(cr, centre.x, centre.y, radius, 0, 2 * Double.pi)
         cairo_stroke(cr)
         style.foreground.setSource(on: cr)

@@ -13,6 +13,7 @@ final class Showing {
     /// +1 when stacked toasts grow downwards (top, center), -1 upwards (bottom).
     private let direction: Int
     private let slideDuration: Double
+    private let slideEasing: TimingCurve
     let timeline: Timeline
     let frameInterval: Double
     let compositorEvent: Int32?
@@ -26,6 +27,7 @@ final class Showing {
 
     init(
         display: XDisplay, windows: [ToastWindow], monitors: [Monitor], shifts: [Int], direction: Int, slideDuration: Double,
+        slideEasing: TimingCurve,
         timeline: Timeline, frameInterval: Double, compositorEvent: Int32?, spinner: (interval: Double, period: Double)?
     ) {
         spinnerInterval = spinner?.interval
@@ -37,6 +39,7 @@ final class Showing {
         slides = shifts.map { _ in nil }
         self.direction = direction
         self.slideDuration = slideDuration
+        self.slideEasing = slideEasing
         self.timeline = timeline
         self.frameInterval = frameInterval
         self.compositorEvent = compositorEvent
@@ -61,7 +64,7 @@ final class Showing {
         for (i, shift) in shifts.enumerated() {
             let current = slides[i]?.value(at: now) ?? placedShifts[i]
             guard shift != (slides[i]?.to ?? placedShifts[i]) else { continue }
-            slides[i] = Slide(from: current, to: shift, start: now, duration: slideDuration, curve: .easeOut)
+            slides[i] = Slide(from: current, to: shift, start: now, duration: slideDuration, curve: slideEasing)
         }
     }
 

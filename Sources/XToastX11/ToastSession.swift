@@ -54,6 +54,8 @@ public final class ToastSession {
     /// What is shown now and for how long: `--stdin` lines and a `--run` result change them.
     private var content: ToastContent
     private var duration: DisplayDuration
+    /// The monitors found at start, until something makes them stale (a wait, a first show).
+    private var freshTargets: [Monitor]?
     /// How the `--run` command ended, once it has.
     public private(set) var commandStatus: Int32?
     private var compositorEvent: Int32?
@@ -67,7 +69,9 @@ public final class ToastSession {
         self.display = display
         content = request.content
         duration = request.duration
-        _ = try Self.monitors(for: request.monitor, on: display)
+        // Checked now, so that an unknown monitor is an error at once; kept for a toast whose turn
+        // comes at once, so that the start-up path asks the server only once.
+        freshTargets = try Self.monitors(for: request.monitor, on: display)
         let at: Int?
         switch request.delivery {
         case .at(let instant): at = Int(instant)
@@ -88,7 +92,10 @@ public final class ToastSession {
         // Queue changes arrive as PropertyNotify on the root.
         XSelectInput(dpy, display.root, PropertyChangeMask)
         defer { coordinator.leave() }
-        if let command = request.command, let ending = waitOutGrace(of: command) { return ending }
+        if let command = request.command {
+            if let ending = waitOutGrace(of: command) { return ending }
+            freshTargets = nil
+        }
         if request.delivery != .now {
             try wakeups.schedule(request.delivery)
             if request.rescheduleAfterZoneChange != nil { wakeups.watchTimeZone() }
@@ -96,6 +103,7 @@ public final class ToastSession {
             XSync(dpy, 0)
             queued()
             if let ending = waitUntilDue() { return ending }
+            freshTargets = nil
             coordinator.leaveSchedule()
             join()
         } else {
@@ -168,7 +176,9 @@ public final class ToastSession {
                     warn("this toast was missing from _XTOAST_QUEUE; queued again")
                     coordinator.register()
                     turnMayHaveChanged = true
-                case .waiting: break
+                case .waiting:
+                    // The pointer may move while we wait: look again when our turn comes.
+                    freshTargets = nil
                 }
             }
             if let current = showing, stackMayHaveChanged {
@@ -301,7 +311,13 @@ public final class ToastSession {
         let style = request.style
         let composited = display.compositorIsRunning()
         let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
-        let targets = try Self.monitors(for: request.monitor, on: display)
+        let targets: [Monitor]
+        if let fresh = freshTargets {
+            targets = fresh
+        } else {
+            targets = try Self.monitors(for: request.monitor, on: display)
+        }
+        freshTargets = nil
         let hold = duration.hold(for: content.message)
         let start = old ?? coordinator.replacedRect
         // The bar moves from the replaced toast's value to ours.
@@ -313,7 +329,7 @@ public final class ToastSession {
             // the toast simply appears and disappears.
             motion = .none
         } else if start != nil {
-            motion = .replacing(over: style.replaceDuration, curve: .easeOut, exit: style.motion.exit)
+            motion = .replacing(over: style.replaceDuration, curve: style.transitionEasing, exit: style.motion.exit)
         } else {
             motion = style.motion
         }
@@ -343,7 +359,7 @@ public final class ToastSession {
         XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
         let showing = Showing(
             display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
-            slideDuration: style.stackSlideDuration, timeline: Timeline(motion: motion, hold: hold),
+            slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, timeline: Timeline(motion: motion, hold: hold),
             frameInterval: frameInterval, compositorEvent: compositorEvent,
             spinner: content.spinner ? (1 / style.spinnerFrameRate, style.spinnerPeriod) : nil)
         windows.forEach { $0.map() }
