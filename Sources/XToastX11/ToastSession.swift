@@ -58,6 +58,9 @@ public final class ToastSession {
     private var freshTargets: [Monitor]?
     /// How the `--run` command ended, once it has.
     public private(set) var commandStatus: Int32?
+    /// The terminating signal that reached the `--run` command through us or the terminal: when
+    /// the command ends of it, the toast ends at once instead of showing the command's result.
+    private var interruption: Int32?
     private var compositorEvent: Int32?
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
@@ -205,16 +208,20 @@ public final class ToastSession {
                 case .signal(SIGCHLD):
                     guard let command = request.command, commandStatus == nil, let status = command.reap() else { break }
                     commandStatus = status
-                    if closedEarly == nil {
+                    if let interruption {
+                        // Stopped on purpose (Ctrl-C, kill): nobody wants to read "failed" now.
+                        outcome = .signalled(interruption)
+                    } else if closedEarly == nil {
                         try replace(
                             with: content.finished(command: command.commandLine, status: status), for: .seconds(command.resultHold))
                     }
                 case .terminalSignal(let number) where request.command != nil && commandStatus == nil:
                     // Ctrl-C reached the command too (the whole process group): its end ends us.
-                    _ = number
+                    interruption = number
                 case .signal(let number), .terminalSignal(let number):
                     if let command = request.command, commandStatus == nil, number != SIGUSR1 {
                         // Signals sent to us alone are for the command; its end ends the toast.
+                        interruption = number
                         kill(command.pid, number)
                     } else {
                         end(number == SIGUSR1 ? .dismissed : .signalled(number))
@@ -248,15 +255,19 @@ public final class ToastSession {
                 case .signal(SIGCHLD):
                     if let status = command.reap() {
                         commandStatus = status
+                        if let interruption { return .signalled(interruption) }
                         // Quick success needs no toast; a failure is worth showing, however quick.
                         if status == 0 { return .expired }
                         content = content.finished(command: command.commandLine, status: status)
                         duration = .seconds(command.resultHold)
                         return nil
                     }
-                case .signal(SIGUSR1), .terminalSignal:
-                    break  // nothing to dismiss yet; the command has the terminal's signal itself
+                case .signal(SIGUSR1):
+                    break  // nothing to dismiss yet
+                case .terminalSignal(let number):
+                    interruption = number  // the command has the terminal's signal itself
                 case .signal(let number):
+                    interruption = number
                     kill(command.pid, number)
                 case .timer:
                     return nil
