@@ -19,7 +19,12 @@ final class XToastProcess {
     private let stdinPath: String?
 
     /// Starts xtoast with `arguments`; `display` nil removes DISPLAY from the environment.
-    init(_ arguments: [String], display: String?, stdin: Data? = nil, environment: [String: String?] = [:]) throws {
+    /// `viaShell` runs it through a `/bin/sh -c` script that gets the binary as `$0` and the
+    /// arguments as `$@` (for limits, traps and bytes a Swift string cannot hold).
+    init(
+        _ arguments: [String], display: String?, stdin: Data? = nil, environment: [String: String?] = [:],
+        viaShell script: String? = nil
+    ) throws {
         if let stdin {
             let path = temporaryPath(".in")
             FileManager.default.createFile(atPath: path, contents: stdin)
@@ -27,8 +32,9 @@ final class XToastProcess {
         } else {
             stdinPath = nil
         }
+        let shell = script.map { ["/bin/sh", "-c", $0] } ?? []
         child = try Child(
-            [try xtoastBinary()] + arguments, environment: environment.merging(["DISPLAY": display, "XTOAST_BIN": nil]) { $1 },
+            shell + [try xtoastBinary()] + arguments, environment: environment.merging(["DISPLAY": display, "XTOAST_BIN": nil]) { $1 },
             stdin: stdinPath, stdout: stdoutPath, stderr: stderrPath)
     }
 
