@@ -140,9 +140,11 @@ public final class ToastSession {
             content = next
             duration = hold
             guard let current = showing else { return }
-            retiring = current
-            let oldProgress = current.windows.first?.progress
-            showing = try show(morphingFrom: current.windows.first?.currentBox, progress: oldProgress)
+            // What is on screen stays until the newest is drawn over it: in a burst of updates
+            // the one not drawn yet simply goes.
+            let onScreen = retiring ?? current
+            retiring = onScreen
+            showing = try show(morphingFrom: onScreen.windows.first?.currentBox, progress: onScreen.windows.first?.progress)
         }
         while outcome == nil {
             // Drain everything Xlib has queued or can read before deciding anything: a reply
