@@ -52,34 +52,48 @@ final class Coordinator {
 
     /// Joins the queue: at the end, or in the place of a live toast with the same tag.
     func register() {
-        let dpy = display.pointer
-        let atoms = display.atoms
         inQueue = true
-        if info.tag != nil {
-            XGrabServer(dpy)
-            defer {
-                XUngrabServer(dpy)
-                XFlush(dpy)
-            }
+        guard info.tag != nil else { return append(to: display.atoms.queue, named: "_XTOAST_QUEUE") }
+        let dpy = display.pointer
+        // Looking at the tickets takes a round trip each (long over ssh -X): do it without
+        // holding the server, then grab it only to check that the queue is still what was read
+        // and write. After two races with other writers, decide under the grab.
+        var attempts = 0
+        while true {
+            let decidesUnderGrab = attempts >= 2
+            if decidesUnderGrab { XGrabServer(dpy) }
             let queue = display.readQueue()
-            if let (same, _) = display.liveTickets(in: queue).first(where: { $0.1.tag == info.tag }) {
-                // Whoever `same` was still to tell becomes ours to tell: a chain of quick
-                // replacements never leaves an old toast on screen.
-                let inherited = display.listProperty(same, atoms.replaces, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit) ?? []
-                replaces = [same] + inherited.filter { $0 != ticket && isAlive($0) }
-                if let shown = replaces.lazy.compactMap(shownState).first {
-                    (replacedRect, replacedProgress) = (shown.rect, shown.progress)
-                }
-                display.setListProperty(ticket, atoms.replaces, type: Atom(XA_WINDOW), replaces)
-                writeQueue(TicketQueue.replacing(same, with: UInt(ticket), in: queue))
+            let plan = placeWithTag(in: queue)
+            if !decidesUnderGrab { XGrabServer(dpy) }
+            if decidesUnderGrab || display.readQueue() == queue {
+                replaces = plan.replaces
+                (replacedRect, replacedProgress) = (plan.shown?.rect, plan.shown?.progress)
+                if !replaces.isEmpty { display.setListProperty(ticket, display.atoms.replaces, type: Atom(XA_WINDOW), replaces) }
+                writeQueue(plan.queue)
+                XUngrabServer(dpy)
                 // One not yet on screen can go now; one on screen goes when ours is drawn.
-                for old in replaces where shownRect(old) == nil { send(.replaced, to: old) }
+                for old in replaces where !plan.onScreen.contains(old) { send(.replaced, to: old) }
+                XFlush(dpy)
                 return
             }
-            writeQueue(queue + [UInt(ticket)])
-            return
+            XUngrabServer(dpy)
+            attempts += 1
         }
-        append(to: atoms.queue, named: "_XTOAST_QUEUE")
+    }
+
+    /// Where a tagged ticket goes in `queue`: in the place of a live one with our tag (taking
+    /// over whoever that one was still to tell, so that a chain of quick replacements never
+    /// leaves an old toast on screen), else at the end.
+    private func placeWithTag(in queue: [UInt]) -> (
+        queue: [UInt], replaces: [Window], shown: (rect: Rect, progress: Double?)?, onScreen: Set<Window>
+    ) {
+        guard let (same, _) = display.liveTickets(in: queue).first(where: { $0.1.tag == info.tag }) else {
+            return (queue + [UInt(ticket)], [], nil, [])
+        }
+        let inherited = display.listProperty(same, display.atoms.replaces, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit) ?? []
+        let replaces = [same] + inherited.filter { $0 != ticket && isAlive($0) }
+        let shown = replaces.compactMap { old in shownState(old).map { (old, $0) } }
+        return (TicketQueue.replacing(same, with: UInt(ticket), in: queue), replaces, shown.first?.1, Set(shown.map(\.0)))
     }
 
     /// Appends our ticket to a root list in one atomic request. It fails (BadMatch) only if
