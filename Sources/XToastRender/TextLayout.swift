@@ -1,6 +1,14 @@
 import CCairo
 import XToastCore
 
+/// Starts loading the fonts now: Pango reads the fontconfig configuration (the biggest cost of
+/// the first layout) on a thread of its own, which then overlaps the X connection and the
+/// monitor query instead of following them. Call from the thread that will lay out the text:
+/// the default font map is per thread.
+public func startLoadingFonts() {
+    _ = pango_cairo_font_map_get_default()
+}
+
 /// Owns a Pango layout of the message: wrapped, centred and measured once.
 final class TextLayout {
     let layout: OpaquePointer

@@ -55,7 +55,9 @@ case .generateManual:
 case .generateCompletion(let shell):
     print(Documentation.completion(for: shell), terminator: "")
     exit(ExitStatus.success)
-case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
+case .show:
+    startLoadingFonts()
+case .dismiss, .dismissAll, .cancelScheduled, .printConfig:
     break
 }
 
