@@ -201,9 +201,12 @@ extension XWatcher {
     func queue() -> [UInt] { list("_XTOAST_QUEUE") }
 
     /// The live tickets of a root list: a killed process's entry stays until a later process
-    /// prunes it, but its ticket window is gone.
+    /// prunes it, but its ticket window is gone. The server gives a new client the ids of one
+    /// that left, so a stale entry may name a new ticket: like xtoast, count its last entry.
     func liveTickets(_ name: String) -> [UInt] {
-        list(name).filter { entry in
+        var seen = Set<UInt>()
+        let entries = list(name).reversed().filter { seen.insert($0).inserted }.reversed()
+        return entries.filter { entry in
             var type: Atom = 0
             var format: Int32 = 0
             var count: UInt = 0
