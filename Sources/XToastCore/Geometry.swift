@@ -19,7 +19,7 @@ public struct Size: Equatable, Sendable {
 }
 
 /// An axis-aligned rectangle in device pixels (the X server's integer grid).
-public struct Rect: Equatable, Sendable, CustomStringConvertible {
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var x: Int
     public var y: Int
     public var width: Int

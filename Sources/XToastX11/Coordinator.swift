@@ -53,7 +53,12 @@ final class Coordinator {
     /// Joins the queue: at the end, or in the place of a live toast with the same tag.
     func register() {
         inQueue = true
-        guard info.tag != nil else { return append(to: display.atoms.queue, named: "_XTOAST_QUEUE") }
+        guard info.tag != nil else {
+            // One request, not waited for: should someone have written garbage over the list,
+            // the append fails, `turn` finds us missing, and `rejoin` repairs the list.
+            display.setListProperty(display.root, display.atoms.queue, type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
+            return
+        }
         let dpy = display.pointer
         // Looking at the tickets takes a round trip each (long over ssh -X): do it without
         // holding the server, then grab it only to check that the queue is still what was read
@@ -94,6 +99,19 @@ final class Coordinator {
         let replaces = [same] + inherited.filter { $0 != ticket && isAlive($0) }
         let shown = replaces.compactMap { old in shownState(old).map { (old, $0) } }
         return (TicketQueue.replacing(same, with: UInt(ticket), in: queue), replaces, shown.first?.1, Set(shown.map(\.0)))
+    }
+
+    /// Joins again after `turn` found us missing: someone wrote garbage over the queue (returns
+    /// true; our append failed) or rewrote it without us. The list is rewritten under a grab.
+    func rejoin() -> Bool {
+        let dpy = display.pointer
+        XGrabServer(dpy)
+        let type = display.propertyType(display.root, display.atoms.queue)
+        let malformed = type != 0 && type != Atom(XA_WINDOW)
+        writeQueue(display.readQueue() + [UInt(ticket)])
+        XUngrabServer(dpy)
+        XFlush(dpy)
+        return malformed
     }
 
     /// Appends our ticket to a root list in one atomic request. It fails (BadMatch) only if

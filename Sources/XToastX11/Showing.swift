@@ -15,8 +15,10 @@ final class Showing {
     private let slideDuration: Double
     private let slideEasing: TimingCurve
     let timeline: Timeline
-    let frameInterval: Double
-    let compositorEvent: Int32?
+    var frameInterval: Double
+    var compositorEvent: Int32?
+    /// Whether what the first frame did not wait for has been asked (see `ToastSession`).
+    var isSetUp = false
     /// Seconds between spinner frames, nil without a spinner.
     let spinnerInterval: Double?
     let spinnerPeriod: Double
@@ -43,6 +45,19 @@ final class Showing {
         self.timeline = timeline
         self.frameInterval = frameInterval
         self.compositorEvent = compositorEvent
+    }
+
+    /// Starts the timeline with the windows just mapped. Its first state is usually invisible
+    /// (alpha 0): the first frame shows the state one frame in, so that the first thing drawn
+    /// is something to see.
+    func begin(now: Double) {
+        start = now - frameInterval
+    }
+
+    /// A compositor started or stopped: switches how the windows are drawn.
+    func compositorMayHaveChanged() {
+        let composited = display.compositorIsRunning()
+        windows.forEach { $0.setComposited(composited) }
     }
 
     /// When the loop must wake next (monotonic seconds), nil to sleep until an event.
@@ -72,17 +87,12 @@ final class Showing {
     func handle(_ event: inout XEvent) -> Outcome? {
         let type = event.type
         if let compositorEvent, type == compositorEvent + XFixesSelectionNotify {
-            let composited = display.compositorIsRunning()
-            windows.forEach { $0.setComposited(composited) }
+            compositorMayHaveChanged()
             return nil
         }
         switch type {
         case Expose:
-            guard let window = windows.first(where: { $0.window == event.xexpose.window }) else { return nil }
-            window.invalidate()
-            // The timeline's first state is usually invisible (alpha 0): the first frame shows
-            // the state one frame in, so that the first thing drawn is something to see.
-            if start == nil { start = Wakeups.now() - frameInterval }
+            windows.first { $0.window == event.xexpose.window }?.invalidate()
         case ButtonPress:
             if isOurs(event.xbutton.window) && event.xbutton.button == UInt32(Button1) { return .clicked }
         case MapNotify:

@@ -62,6 +62,9 @@ public final class ToastSession {
     /// the command ends of it, the toast ends at once instead of showing the command's result.
     private var interruption: Int32?
     private var compositorEvent: Int32?
+    private var watchesCompositor = false
+    /// Seconds between frames on each monitor, once asked.
+    private var frameIntervals: [Rect: Double] = [:]
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
@@ -90,7 +93,7 @@ public final class ToastSession {
 
     /// Joins the queue, calls `queued` (where `--detach` detaches), waits for the turn,
     /// shows the toast and returns how it ended.
-    public func run(queued: () -> Void) throws(X11Error) -> Outcome {
+    public func run(queued: (() -> Void)? = nil) throws(X11Error) -> Outcome {
         let dpy = display.pointer
         // Queue changes arrive as PropertyNotify on the root.
         XSelectInput(dpy, display.root, PropertyChangeMask)
@@ -103,15 +106,14 @@ public final class ToastSession {
             try wakeups.schedule(request.delivery)
             if request.rescheduleAfterZoneChange != nil { wakeups.watchTimeZone() }
             coordinator.joinSchedule()
-            XSync(dpy, 0)
-            queued()
+            tell(queued)
             if let ending = waitUntilDue() { return ending }
             freshTargets = nil
             coordinator.leaveSchedule()
             join()
         } else {
             join()
-            queued()
+            tell(queued)
         }
 
         let input = request.followStandardInput ? LineReader(descriptor: 0) : nil
@@ -176,10 +178,13 @@ public final class ToastSession {
                 switch coordinator.turn() {
                 case .mine: showing = try show(morphingFrom: nil)
                 case .dropped:
-                    // Someone rewrote the queue without us (a real replacement sends a command
-                    // first): join again rather than vanish.
-                    warn("this toast was missing from _XTOAST_QUEUE; queued again")
-                    coordinator.register()
+                    // Garbage over the queue, or someone rewrote it without us (a real
+                    // replacement sends a command first): join again rather than vanish.
+                    if coordinator.rejoin() {
+                        warn("ignored a malformed _XTOAST_QUEUE on the root window")
+                    } else {
+                        warn("this toast was missing from _XTOAST_QUEUE; queued again")
+                    }
                     turnMayHaveChanged = true
                 case .waiting:
                     // The pointer may move while we wait: look again when our turn comes.
@@ -192,6 +197,7 @@ public final class ToastSession {
             }
             if let current = showing {
                 let ending = current.step(now: Wakeups.now()) { box in
+                    if !current.isSetUp { finishSetUp(current) }
                     coordinator.announceShown(at: box, progress: content.progress?.percent)
                     // Drawn over the old one: now the old one can go.
                     retiring = nil
@@ -251,39 +257,52 @@ public final class ToastSession {
     /// of a command that failed at once.
     private func waitOutGrace(of command: RunningCommand) -> Outcome? {
         wakeups.arm(at: Wakeups.now() + command.grace)
+        var graceOver = false
         while true {
+            // Every wake of a batch counts: a signal read along with the timer is not lost.
             for wake in wakeups.wait(connection: -1) {
                 switch wake {
-                case .signal(SIGCHLD):
-                    if let status = command.reap() {
-                        commandStatus = status
-                        if let interruption { return .signalled(interruption) }
-                        // Quick success needs no toast; a failure is worth showing, however quick.
-                        if status == 0 { return .expired }
-                        content = content.finished(command: command.commandLine, status: status)
-                        duration = .seconds(command.resultHold)
-                        return nil
-                    }
-                case .signal(SIGUSR1):
-                    break  // nothing to dismiss yet
+                case .signal(SIGCHLD), .signal(SIGUSR1):
+                    break  // the command's end is looked at below; nothing to dismiss yet
                 case .terminalSignal(let number):
                     interruption = number  // the command has the terminal's signal itself
                 case .signal(let number):
                     interruption = number
                     kill(command.pid, number)
                 case .timer:
-                    return nil
+                    graceOver = true
                 default:
                     break
                 }
             }
+            // Looked at after every wake: SIGCHLD may have come in the timer's batch, or a
+            // stopped xtoast may wake to both at once.
+            if let status = command.reap() {
+                commandStatus = status
+                if let interruption { return .signalled(interruption) }
+                // Quick success needs no toast; a failure is worth showing, however quick.
+                if status == 0 { return .expired }
+                content = content.finished(command: command.commandLine, status: status)
+                duration = .seconds(command.resultHold)
+                return nil
+            }
+            if graceOver { return nil }
         }
     }
 
     /// Joins the stack or the queue.
     private func join() {
         if request.stack { coordinator.joinStack() } else { coordinator.register() }
+        XFlush(display.pointer)
+    }
+
+    /// Calls `queued` (`--detach`) once our place is on the server: that takes a round trip,
+    /// which nobody else waits for.
+    private func tell(_ queued: (() -> Void)?) {
+        XFlush(display.pointer)
+        guard let queued else { return }
         XSync(display.pointer, 0)
+        queued()
     }
 
     /// How far a stacked toast on `monitor` sits from its own place: past the ones before it.
@@ -303,18 +322,21 @@ public final class ToastSession {
                 XNextEvent(dpy, &event)
                 if coordinator.command(in: &event) != nil { return .dismissed }
             }
+            var due = false
             for wake in wakeups.wait(connection: display.fileDescriptor) {
                 switch wake {
                 case .signal(SIGCHLD): break
                 case .signal(let number), .terminalSignal(let number):
+                    // Even when it comes together with the due time.
                     return number == SIGUSR1 ? .dismissed : .signalled(number)
-                case .due: return nil
+                case .due: due = true
                 case .zoneChanged:
                     // "09:00" now means 09:00 in the new zone.
                     if let instant = request.rescheduleAfterZoneChange?() { try? wakeups.schedule(.at(instant)) }
                 case .connection, .timer, .input: break
                 }
             }
+            if due { return nil }
         }
     }
 
@@ -366,8 +388,8 @@ public final class ToastSession {
                 display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
                 maximumScale: motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited)
         }
-        let frameInterval = 1 / (display.refreshRate(of: targets[0].rect) ?? Self.fallbackRefreshRate)
-        if compositorEvent == nil { compositorEvent = display.watchCompositor() }
+        // Known refresh rates are kept; a first toast learns it once its first frame is out.
+        let frameInterval = frameIntervals[targets[0].rect] ?? 1 / Self.fallbackRefreshRate
         // Windows mapped or raised over ours arrive as SubstructureNotify on the root.
         XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
         let showing = Showing(
@@ -376,7 +398,27 @@ public final class ToastSession {
             frameInterval: frameInterval, compositorEvent: compositorEvent,
             spinner: content.spinner ? (1 / style.spinnerFrameRate, style.spinnerPeriod) : nil)
         windows.forEach { $0.map() }
+        // Drawn at once, not after the Expose: the server handles the map before the drawing.
+        showing.begin(now: Wakeups.now())
         return showing
+    }
+
+    /// What a toast needs only once its first frame is out, asked then so that the first frame
+    /// waits for fewer round trips: the monitor's refresh rate, and news of compositors.
+    private func finishSetUp(_ showing: Showing) {
+        let monitor = showing.monitors[0].rect
+        if frameIntervals[monitor] == nil {
+            frameIntervals[monitor] = 1 / (display.refreshRate(of: monitor) ?? Self.fallbackRefreshRate)
+        }
+        showing.frameInterval = frameIntervals[monitor]!
+        if !watchesCompositor {
+            watchesCompositor = true
+            compositorEvent = display.watchCompositor()
+            // It may have changed hands before we watched.
+            showing.compositorMayHaveChanged()
+        }
+        showing.compositorEvent = compositorEvent
+        showing.isSetUp = true
     }
 
     /// The monitors `choice` picks on `display` now.
@@ -384,8 +426,10 @@ public final class ToastSession {
         let needsNames: Bool
         if case .named = choice { needsNames = true } else { needsNames = false }
         let monitors = display.monitors(named: needsNames)
-        let pointer = choice == .pointer || choice == .focus ? display.pointerPosition() : nil
-        let focus = choice == .focus ? display.focusedWindowRect() : nil
+        // With one monitor there is nothing to ask the server about.
+        let looksAround = monitors.count > 1 && (choice == .pointer || choice == .focus)
+        let pointer = looksAround ? display.pointerPosition() : nil
+        let focus = looksAround && choice == .focus ? display.focusedWindowRect() : nil
         do {
             let targets = try choice.select(from: monitors, pointer: pointer, focus: focus)
             guard !targets.isEmpty else { throw X11Error.noMonitors }

@@ -99,7 +99,8 @@ final class ToastWindow {
         }
         context = cairo_create(surface.pointer)
         setProperties()
-        setInputShape()
+        // Clicks pass through the room around the box (none for a plain toast at scale 1).
+        if frame != box { setInputShape() }
         if !composited { setBoundingShape(rounded: true) }
     }
 

@@ -45,7 +45,12 @@ public final class XDisplay {
     public init(name requested: String?) throws(X11Error) {
         let name = requested ?? String(cString: XDisplayName(nil))
         guard !name.isEmpty else { throw .noDisplay }
-        guard let display = XOpenDisplay(name) else { throw .cannotOpen(name) }
+        // Xlib would set up XKB (two round trips) for keyboard translation we never do.
+        let keepsXKBSetting = getenv("XKB_DISABLE") != nil
+        if !keepsXKBSetting { setenv("XKB_DISABLE", "1", 1) }
+        let opened = XOpenDisplay(name)
+        if !keepsXKBSetting { unsetenv("XKB_DISABLE") }
+        guard let display = opened else { throw .cannotOpen(name) }
         pointer = display
         self.name = name
         screen = XDefaultScreen(display)
@@ -92,11 +97,9 @@ public final class XDisplay {
 
     /// The XSETTINGS manager's settings property, nil when no manager runs (a few round trips).
     public func xsettings() -> [UInt8]? {
-        let selection = XInternAtom(pointer, "_XSETTINGS_S\(screen)", 0)
-        let owner = XGetSelectionOwner(pointer, selection)
+        let owner = XGetSelectionOwner(pointer, atoms.xsettingsSelection)
         guard owner != 0 else { return nil }
-        let property = XInternAtom(pointer, "_XSETTINGS_SETTINGS", 0)
-        return self.property(owner, property, type: property, format: 8, limit: 1 << 16)
+        return property(owner, atoms.xsettings, type: atoms.xsettings, format: 8, limit: 1 << 16)
     }
 
     /// Whether an XSETTINGS manager says `Net/EnableAnimations` is off.
@@ -105,6 +108,18 @@ public final class XDisplay {
     /// Whether a compositing manager owns `_NET_WM_CM_S<screen>`.
     public func compositorIsRunning() -> Bool {
         XGetSelectionOwner(pointer, atoms.compositorSelection) != 0
+    }
+
+    /// The type of a property, 0 when the window has no such property.
+    public func propertyType(_ window: Window, _ property: Atom) -> Atom {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        _ = XGetWindowProperty(pointer, window, property, 0, 0, 0, Atom(AnyPropertyType), &type, &format, &count, &remaining, &data)
+        if let data { XFree(data) }
+        return type
     }
 
     /// The raw value of a property of the given type and format, nil when absent, of another
@@ -148,13 +163,15 @@ public struct Atoms {
     public let activeWindow, wmPid, wmName, utf8String, compositorSelection: Atom
     /// The coordination protocol's own atoms (see the README's "Protocol").
     public let queue, ticket, shown, replaces, command, scheduled, stack: Atom
+    /// The XSETTINGS manager's selection and its settings property.
+    public let xsettingsSelection, xsettings: Atom
 
     init(display: OpaquePointer, screen: Int32) {
         let names = [
             "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE", "_NET_WM_STATE_ABOVE",
             "_NET_WM_STATE_SKIP_TASKBAR", "_NET_ACTIVE_WINDOW", "_NET_WM_PID", "_NET_WM_NAME", "UTF8_STRING",
             "_NET_WM_CM_S\(screen)", "_XTOAST_QUEUE", "_XTOAST_TICKET", "_XTOAST_SHOWN", "_XTOAST_REPLACES",
-            "_XTOAST_COMMAND", "_XTOAST_SCHEDULED", "_XTOAST_STACK",
+            "_XTOAST_COMMAND", "_XTOAST_SCHEDULED", "_XTOAST_STACK", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS",
         ]
         var atoms = [Atom](repeating: 0, count: names.count)
         var cNames = names.map { strdup($0) }
@@ -164,6 +181,6 @@ public struct Atoms {
             (atoms[0], atoms[1], atoms[2], atoms[3], atoms[4])
         (activeWindow, wmPid, wmName, utf8String, compositorSelection) = (atoms[5], atoms[6], atoms[7], atoms[8], atoms[9])
         (queue, ticket, shown, replaces, command) = (atoms[10], atoms[11], atoms[12], atoms[13], atoms[14])
-        (scheduled, stack) = (atoms[15], atoms[16])
+        (scheduled, stack, xsettingsSelection, xsettings) = (atoms[15], atoms[16], atoms[17], atoms[18])
     }
 }

@@ -56,7 +56,8 @@ case .generateCompletion(let shell):
     print(Documentation.completion(for: shell), terminator: "")
     exit(ExitStatus.success)
 case .show:
-    startLoadingFonts()
+    // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
+    if !request.detach { startLoadingFonts() }
 case .dismiss, .dismissAll, .cancelScheduled, .printConfig:
     break
 }
@@ -210,9 +211,7 @@ do {
     }
     // The session (and with it the window) is gone before the exit below.
     let session = try ToastSession(toast, display: display!, wakeups: wakeups, warn: warn)
-    outcome = try session.run(queued: {
-        if settings.detach { Detach.now() }
-    })
+    outcome = try session.run(queued: settings.detach ? { Detach.now() } : nil)
     commandStatus = session.commandStatus
 } catch {
     die(error.description, status: ExitStatus.failure)
