@@ -122,9 +122,12 @@ final class Showing {
             }
         }
         let elapsed = now - start
-        if timeline.phase(at: elapsed) == .finished { return .expired }
+        // A mapped window is drawn once even when its time is up already (no fade and
+        // `--duration 0`): the toast was there, however briefly.
+        let finished = timeline.phase(at: elapsed) == .finished
+        if finished && announced { return .expired }
         let frameDue = nextFrame.map { elapsed >= $0 } ?? false
-        guard frameDue || windows.contains(where: \.pendingPaint) else { return nil }
+        guard frameDue || finished || windows.contains(where: \.pendingPaint) else { return nil }
         let appearance = timeline.appearance(at: elapsed)
         let turn = elapsed / spinnerPeriod
         for window in windows {
@@ -135,6 +138,7 @@ final class Showing {
             announced = true
             announce(windows[0].currentBox)
         }
+        if finished { return .expired }
         // Frames only while something moves; while holding, sleep until the exit, unless a
         // spinner turns.
         nextFrame =
