@@ -188,7 +188,9 @@ final class Coordinator {
         if inQueue { removeTicket(from: display.atoms.queue) }
         inQueue = false
         XDestroyWindow(display.pointer, ticket)
-        XFlush(display.pointer)
+        // Waited for: the process exits next, and requests still in flight when a connection
+        // closes are not certain to be carried out.
+        XSync(display.pointer, 0)
     }
 
     /// Rewrites a root list without our ticket and without dead entries, so that their ids
