@@ -34,30 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int ignore_errors(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
-
-/* Whether a mapped window shows anything: any pixel not zero. Unlike firstpaint, alpha counts,
- * so that a faint first frame of a fade (premultiplied, nearly black) is seen. Fills in the
- * window's geometry (a top-level override-redirect window's parent is the root). */
-static int painted(Display *d, Window w, XRectangle *where) {
-    XWindowAttributes a;
-    if (!XGetWindowAttributes(d, w, &a) || a.map_state != IsViewable) return 0;
-    XImage *image = XGetImage(d, w, 0, 0, a.width, a.height, AllPlanes, ZPixmap);
-    if (!image) return 0;
-    int found = 0;
-    for (int y = 0; y < a.height && !found; y++)
-        for (int x = 0; x < a.width && !found; x++)
-            if (XGetPixel(image, x, y)) found = 1;
-    XDestroyImage(image);
-    *where = (XRectangle){ a.x, a.y, a.width, a.height };
-    return found;
-}
+#include "watch.h"
 
 /* The length that [a, a + la) and [b, b + lb) share, 0 if none. */
 static long shared(long a, long la, long b, long lb) {
@@ -125,7 +102,7 @@ int main(int argc, char **argv) {
     Damage damages[MAX_WINDOWS];
     int count = 0;
     Window drawn = None;  /* the first window painted: its damages are the frames */
-    XRectangle where = { 0, 0, 0, 0 };
+    XWindowAttributes where = { 0 };  /* the drawn window's, for its refresh rate */
     static double frames[MAX_FRAMES];
     int frame_count = 0;
     int exited = 0, last_pass = 0;
@@ -160,7 +137,7 @@ int main(int argc, char **argv) {
                 XEvent taken;  /* a damage event's drawable is where XAnyEvent has its window */
                 while (XCheckTypedWindowEvent(d, w, damage_event + XDamageNotify, &taken)) continue;
                 XDamageSubtract(d, damages[target], None, None);
-                if (drawn == None && painted(d, w, &where)) {
+                if (drawn == None && painted(d, w, ANY_BITS, &where)) {
                     drawn = w;
                     frames[frame_count++] = now_ms() - start;  /* the first: room for it */
                 }
@@ -171,7 +148,7 @@ int main(int argc, char **argv) {
             /* Subtract at once, so that the next drawing is reported again. */
             XDamageSubtract(d, damages[target], None, None);
             XFlush(d);
-            if (drawn == None && painted(d, w, &where)) drawn = w;
+            if (drawn == None && painted(d, w, ANY_BITS, &where)) drawn = w;
             if (w == drawn && frame_count < MAX_FRAMES) frames[frame_count++] = arrived - start;
         }
         if (last_pass) break;
@@ -183,7 +160,8 @@ int main(int argc, char **argv) {
     struct rusage usage;
     wait4(pid, NULL, 0, &usage);
 
-    printf("rate %.3f\n", drawn != None ? refresh_rate(d, where) : 0.0);
+    XRectangle area = { where.x, where.y, where.width, where.height };
+    printf("rate %.3f\n", drawn != None ? refresh_rate(d, area) : 0.0);
     for (int i = 0; i < frame_count; i++) printf("frame %.3f\n", frames[i]);
     printf("cpu %.3f\n", (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
                              (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3);

@@ -21,26 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int ignore_errors(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
-
-static int painted(Display *d, Window w) {
-    XWindowAttributes a;
-    if (!XGetWindowAttributes(d, w, &a) || a.map_state != IsViewable) return 0;
-    XImage *image = XGetImage(d, w, 0, 0, a.width, a.height, AllPlanes, ZPixmap);
-    if (!image) return 0;
-    int found = 0;
-    for (int y = 0; y < a.height && !found; y++)
-        for (int x = 0; x < a.width && !found; x++)
-            if (XGetPixel(image, x, y) & 0xffffff) found = 1;
-    XDestroyImage(image);
-    return found;
-}
+#include "watch.h"
 
 static int compare(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -95,7 +76,8 @@ int main(int argc, char **argv) {
                     for (int i = 0; i < count; i++) {
                         if (targets[i] != w) continue;
                         if (e.type != MapNotify) XDamageSubtract(d, damages[i], None, None);
-                        if (painted(d, w)) paint = now_ms();
+                        XWindowAttributes a;
+                        if (painted(d, w, COLOUR, &a)) paint = now_ms();
                     }
                 }
             }

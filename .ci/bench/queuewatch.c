@@ -38,29 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int ignore_errors(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
-
-/* As in firstpaint: whether any pixel of the mapped window has colour. Fills in the window's
- * attributes (a top-level override-redirect window's parent is the root). */
-static int painted(Display *d, Window w, XWindowAttributes *attributes) {
-    XWindowAttributes a;
-    if (!XGetWindowAttributes(d, w, &a) || a.map_state != IsViewable) return 0;
-    *attributes = a;
-    XImage *image = XGetImage(d, w, 0, 0, a.width, a.height, AllPlanes, ZPixmap);
-    if (!image) return 0;
-    int found = 0;
-    for (int y = 0; y < a.height && !found; y++)
-        for (int x = 0; x < a.width && !found; x++)
-            if (XGetPixel(image, x, y) & 0xffffff) found = 1;
-    XDestroyImage(image);
-    return found;
-}
+#include "watch.h"
 
 /* The pid of the client that owns resource `id` (any XID of it, or its resource base), as the
  * server knows it; 0 when it is gone or the server cannot tell (a remote client). */
@@ -179,7 +157,7 @@ int main(int argc, char **argv) {
                     if (toasts[i] != w || seen[i]) continue;
                     if (e.type != MapNotify) XDamageSubtract(d, damages[i], None, None);
                     XWindowAttributes a;
-                    if (!painted(d, w, &a)) continue;
+                    if (!painted(d, w, COLOUR, &a)) continue;
                     seen[i] = 1;
                     shown++;
                     last_shown = now_ms() - joins.start;
