@@ -101,17 +101,16 @@ final class Coordinator {
         return (TicketQueue.replacing(same, with: UInt(ticket), in: queue), replaces, shown.first?.1, Set(shown.map(\.0)))
     }
 
-    /// Joins again after `turn` found us missing: someone wrote garbage over the queue (returns
-    /// true; our append failed) or rewrote it without us. The list is rewritten under a grab.
-    func rejoin() -> Bool {
-        let dpy = display.pointer
-        XGrabServer(dpy)
+    /// Joins again after `turn` found us missing: someone wrote garbage over the queue (our
+    /// append failed) or rewrote it without us (a real replacement sends a command first).
+    func rejoin() {
         let type = display.propertyType(display.root, display.atoms.queue)
-        let malformed = type != 0 && type != Atom(XA_WINDOW)
-        writeQueue(display.readQueue() + [UInt(ticket)])
-        XUngrabServer(dpy)
-        XFlush(dpy)
-        return malformed
+        if type != 0 && type != Atom(XA_WINDOW) {
+            warn("ignored a malformed _XTOAST_QUEUE on the root window")
+        } else {
+            warn("this toast was missing from _XTOAST_QUEUE; queued again")
+        }
+        appendUnderGrab(to: display.atoms.queue)
     }
 
     /// Appends our ticket to a root list in one atomic request. It fails (BadMatch) only if
@@ -122,6 +121,12 @@ final class Coordinator {
         }
         guard !failed.isEmpty else { return }
         warn("ignored a malformed \(name) on the root window")
+        appendUnderGrab(to: list)
+    }
+
+    /// Rewrites a root list with our ticket at the end, under a grab: what was there is kept
+    /// when it is a list of windows, and replaced when it is garbage.
+    private func appendUnderGrab(to list: Atom) {
         XGrabServer(display.pointer)
         writeList(list, display.readList(list) + [UInt(ticket)])
         XUngrabServer(display.pointer)

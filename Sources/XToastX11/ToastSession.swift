@@ -178,13 +178,8 @@ public final class ToastSession {
                 switch coordinator.turn() {
                 case .mine: showing = try show(morphingFrom: nil)
                 case .dropped:
-                    // Garbage over the queue, or someone rewrote it without us (a real
-                    // replacement sends a command first): join again rather than vanish.
-                    if coordinator.rejoin() {
-                        warn("ignored a malformed _XTOAST_QUEUE on the root window")
-                    } else {
-                        warn("this toast was missing from _XTOAST_QUEUE; queued again")
-                    }
+                    // Join again rather than vanish.
+                    coordinator.rejoin()
                     turnMayHaveChanged = true
                 case .waiting:
                     // The pointer may move while we wait: look again when our turn comes.
