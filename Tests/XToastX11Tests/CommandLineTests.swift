@@ -1,6 +1,32 @@
 import Foundation
 import Testing
 
+/// Bad option values (given before a message) and the start of the one line each gets, with
+/// exit 64: checked without a server here, and on a live display by the fault suite.
+let badOptionValues: [([String], String)] = [
+    (["--background", "#zz0000"], "invalid background colour \"#zz0000\""),
+    (["--background", "#12345"], "invalid background colour \"#12345\""),
+    (["--foreground", "red"], "invalid foreground colour \"red\""),
+    (["--foreground", "#ff00ff00ff"], "invalid foreground colour \"#ff00ff00ff\""),
+    (["--duration", "nan"], "invalid duration \"nan\""),
+    (["--duration", "-1"], "invalid duration \"-1\""),
+    (["--duration", "1e9"], "invalid duration \"1e9\""),
+    (["--duration", "1e400"], "invalid duration \"1e400\""),
+    (["--duration", "forever"], "invalid duration \"forever\""),
+    (["--fade-in", "-0.1"], "invalid fade-in \"-0.1\""),
+    (["--fade-out", "inf"], "invalid fade-out \"inf\""),
+    (["--position", "middle"], "invalid position \"middle\""),
+    (["--offset", "10"], "invalid offset \"10\""),
+    (["--radius", "-3"], "invalid radius \"-3\""),
+    (["--max-lines", "1.5"], "invalid max-lines \"1.5\""),
+    (["--scale", "inf"], "invalid scale \"inf\""),
+    (["--easing", "cubic-bezier(2,0,1,1)"], "invalid easing"),
+    (["--no-such-option"], "unknown option '--no-such-option'"),
+]
+
+/// Messages with nothing to show: exit 64.
+let blankMessages = ["", "   ", "\n\n", " \t\n "]
+
 /// Bad input gets one line naming what failed and a documented exit status; these need no
 /// X server (or one that does not exist).
 struct CommandLineErrors {
@@ -16,21 +42,7 @@ struct CommandLineErrors {
         #expect(result.stderr == "xtoast: cannot open display \":987\"\n")
     }
 
-    @Test(arguments: [
-        (["--background", "#zz0000"], "invalid background colour \"#zz0000\""),
-        (["--foreground", "red"], "invalid foreground colour \"red\""),
-        (["--duration", "nan"], "invalid duration \"nan\""),
-        (["--duration", "-1"], "invalid duration \"-1\""),
-        (["--duration", "1e9"], "invalid duration \"1e9\""),
-        (["--duration", "forever"], "invalid duration \"forever\""),
-        (["--position", "middle"], "invalid position \"middle\""),
-        (["--offset", "10"], "invalid offset \"10\""),
-        (["--radius", "-3"], "invalid radius \"-3\""),
-        (["--max-lines", "1.5"], "invalid max-lines \"1.5\""),
-        (["--scale", "inf"], "invalid scale \"inf\""),
-        (["--easing", "cubic-bezier(2,0,1,1)"], "invalid easing"),
-        (["--no-such-option"], "unknown option '--no-such-option'"),
-    ])
+    @Test(arguments: badOptionValues)
     func usageErrorsExit64WithOneLine(arguments: [String], message: String) throws {
         let result = try XToastProcess.run(arguments + ["Hello"], display: ":987")
         #expect(result.status == 64)
@@ -38,9 +50,9 @@ struct CommandLineErrors {
         #expect(result.stderr.filter { $0 == "\n" }.count == 1, "not one line: \(result.stderr)")
     }
 
-    @Test(arguments: [[""], ["   "], ["\n\n"]])
-    func anEmptyMessageIsAUsageError(arguments: [String]) throws {
-        let result = try XToastProcess.run(arguments, display: ":987")
+    @Test(arguments: blankMessages)
+    func anEmptyMessageIsAUsageError(message: String) throws {
+        let result = try XToastProcess.run([message], display: ":987")
         #expect(result.status == 64)
         #expect(result.stderr == "xtoast: empty message: give the text as arguments or on standard input\n")
     }

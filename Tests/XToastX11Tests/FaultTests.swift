@@ -8,22 +8,10 @@ extension OnScreen {
     @Suite struct Faults {
         // MARK: Bad input on a live display
 
-        @Test(arguments: [
-            (["--duration", "nan"], "invalid duration \"nan\""),
-            (["--duration", "-1"], "invalid duration \"-1\""),
-            (["--duration", "1e400"], "invalid duration \"1e400\""),
-            (["--fade-in", "-0.1"], "invalid fade-in \"-0.1\""),
-            (["--fade-out", "inf"], "invalid fade-out \"inf\""),
-            (["--background", "#12345"], "invalid background colour \"#12345\""),
-            (["--foreground", "#ff00ff00ff"], "invalid foreground colour \"#ff00ff00ff\""),
-            ([""], "empty message"),
-            (["   "], "empty message"),
-            (["\n\n\n"], "empty message"),
-            ([" \t\n "], "empty message"),
-        ])
+        @Test(arguments: badOptionValues.map { ($0.0 + ["Hello"], $0.1) } + blankMessages.map { ([$0], "empty message") })
         func usageErrorsOnALiveDisplay(arguments: [String], message: String) throws {
             let (display, watcher) = try prepareSharedDisplay()
-            let result = try XToastProcess.run(arguments + (arguments.count > 1 ? ["Hello"] : []), display: display)
+            let result = try XToastProcess.run(arguments, display: display)
             #expect(result.status == 64)
             #expect(result.stderr.hasPrefix("xtoast: " + message), "\(result.stderr)")
             #expect(result.stderr.filter { $0 == "\n" }.count == 1, "not one line: \(result.stderr)")
