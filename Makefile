@@ -2,12 +2,21 @@
 PREFIX ?= /usr/local
 SWIFT_FLAGS ?=
 # The Swift runtime is linked in; so is the C++ runtime it needs (see static-c++): 1 MB less
-# resident memory and 0.4 ms less start-up than loading libstdc++.so.6.
+# resident memory and 0.4 ms less start-up than loading libstdc++.so.6. No $$ORIGIN run path
+# (a dozen failed opens for every library at start) and no exported symbols (none is needed).
 STATIC_CXX = .build/static-c++
-RELEASE_FLAGS = -c release -Xswiftc -static-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX)
+RELEASE_FLAGS = -c release -Xswiftc -static-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) --disable-local-rpath \
+  -Xlinker --no-export-dynamic $(LLD_FLAGS)
+# With the toolchain's lld: the functions a toast runs laid out together (startup.order, made
+# by `make startup-order`), and relative relocations packed (DT_RELR, glibc 2.36 and later)
+# instead of 580 KB of them read at every start: 2.3 MB less resident memory in all.
+LLD := $(firstword $(wildcard $(dir $(realpath $(shell command -v swift)))ld.lld) $(shell command -v ld.lld))
+RELR := $(shell getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ split($$2, v, "."); if (v[1] > 2 || v[2] >= 36) print "yes" }')
+LLD_FLAGS = $(if $(LLD),-Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Sources/xtoast/startup.order \
+  -Xlinker --no-warn-symbol-ordering $(if $(RELR),-Xlinker -z -Xlinker pack-relative-relocs))
 DEMO_PNG ?= xtoast-demo.png
 
-.PHONY: show build release static-c++ test bench format clean install install-files uninstall pictures
+.PHONY: show build release static-c++ test bench startup-order format clean install install-files uninstall pictures
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
@@ -94,6 +103,14 @@ pictures: build
 bench: release
 	@.ci/install-deps bench
 	python3 .ci/bench/bench.py
+
+# Writes Sources/xtoast/startup.order from callgrind runs of the release build and links it
+# again (SwiftPM does not see the file change, so the binary is removed first).
+startup-order: release
+	@.ci/install-deps bench
+	.ci/startup-order
+	rm -f .build/release/xtoast
+	@$(MAKE) --no-print-directory release
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift

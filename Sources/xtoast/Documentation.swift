@@ -200,7 +200,9 @@ enum Documentation {
 }
 
 extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
+    /// Every `target` replaced; a `Character`, because splitting on a `String` needs the
+    /// `_StringProcessing` module, which the binary leaves out (see Package.swift).
+    func replacingAll(_ target: Character, with replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 

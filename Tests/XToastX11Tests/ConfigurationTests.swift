@@ -5,18 +5,20 @@ import Testing
 /// The four sources of settings, on a private server whose resources the test controls.
 extension OnScreen {
     @Suite struct Configuration {
-        func writeFile(_ text: String, _ suffix: String) -> String {
+        func writeFile(_ text: String, _ suffix: String) throws -> String {
             let path = temporaryPath(suffix)
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+                throw TestFailure("cannot write \(path)")
+            }
             return path
         }
 
         @Test func commandLineBeatsFileBeatsResourcesBeatsDefaults() throws {
             let server = try PrivateXServer()
-            let resources = writeFile(
+            let resources = try writeFile(
                 "xtoast.background: #111111\nxtoast.radius: 3\nxtoast.padding: 4\nxtoast.volume.position: top\nxtoast.volume.font: Serif 20\n",
                 ".Xresources")
-            let config = writeFile("# mine\nradius = 6\npadding = 7\n\n[volume]\nposition = center\n", ".config")
+            let config = try writeFile("# mine\nradius = 6\npadding = 7\n\n[volume]\nposition = center\n", ".config")
             defer {
                 try? FileManager.default.removeItem(atPath: resources)
                 try? FileManager.default.removeItem(atPath: config)
@@ -49,7 +51,7 @@ extension OnScreen {
 
         @Test func aBadLineIsNamedAndTheToastStillShows() throws {
             let server = try PrivateXServer()
-            let config = writeFile("position = top\nradius = huge\nno equals sign here\ncolour = red\n", ".config")
+            let config = try writeFile("position = top\nradius = huge\nno equals sign here\ncolour = red\n", ".config")
             defer { try? FileManager.default.removeItem(atPath: config) }
             let watcher = try XWatcher(display: server.name)
             let toast = try XToastProcess(["--config", config, "--duration", "sticky", "Despite a typo"], display: server.name)
@@ -65,7 +67,7 @@ extension OnScreen {
         }
 
         @Test func noConfigIgnoresTheFileAndUnknownPresetsAreUsageErrors() throws {
-            let config = writeFile("radius = 6\n", ".config")
+            let config = try writeFile("radius = 6\n", ".config")
             defer { try? FileManager.default.removeItem(atPath: config) }
             let server = try PrivateXServer()
             let ignored = try XToastProcess.run(["--config", config, "--no-config", "--print-config"], display: server.name)
@@ -83,12 +85,17 @@ struct Installation {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    @Test func makeInstallPutsEverythingInPlaceAndTheBinaryRunsAlone() throws {
-        let root = packageRoot()
-        let release = root.appendingPathComponent(".build/release/xtoast").path
+    func releaseBinary() throws -> String {
+        let release = packageRoot().appendingPathComponent(".build/release/xtoast").path
         guard FileManager.default.isExecutableFile(atPath: release) else {
             throw TestFailure("no release build at \(release): the test command builds it (make test)")
         }
+        return release
+    }
+
+    @Test func makeInstallPutsEverythingInPlaceAndTheBinaryRunsAlone() throws {
+        let root = packageRoot()
+        _ = try releaseBinary()  // make install-files installs it
         let destination = temporaryPath("-install")
         defer { try? FileManager.default.removeItem(atPath: destination) }
         try runTool("make", ["-C", root.path, "install-files", "DESTDIR=\(destination)", "PREFIX=/usr"])
@@ -114,6 +121,36 @@ struct Installation {
 
         try runTool("make", ["-C", root.path, "uninstall", "DESTDIR=\(destination)", "PREFIX=/usr"])
         for file in files { #expect(!FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) left after uninstall") }
+    }
+
+    /// The Makefile's release link, which keeps the resident memory low: the functions a toast
+    /// runs first in the text, in the order of `startup.order`; relative relocations packed;
+    /// no run path. A stale order file costs memory without any other sign, so it shows here.
+    @Test func theReleaseBinaryIsLaidOutForAQuickStart() throws {
+        let release = try releaseBinary()
+        let orderFile = packageRoot().appendingPathComponent("Sources/xtoast/startup.order").path
+        let order = try String(contentsOfFile: orderFile, encoding: .utf8).split(separator: "\n").map(String.init)
+        var address: [String: UInt64] = [:]
+        for line in try runTool("nm", ["--defined-only", release]).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 3, let value = UInt64(fields[0], radix: 16) { address[String(fields[2])] = value }
+        }
+        let found = order.compactMap { address[$0] }
+        let gone = order.count - found.count
+        #expect(gone * 10 <= order.count, "\(gone) of \(order.count) names in startup.order are gone: make startup-order")
+
+        let sections = try runTool("readelf", ["-SW", release])
+        // "  [34] .text  PROGBITS  00000000000fcc00 ...": the address follows the type.
+        let text = sections.split(separator: "\n").lazy.map { $0.split(separator: " ") }.compactMap { fields in
+            fields.firstIndex(of: ".text").flatMap { fields.index($0, offsetBy: 2, limitedBy: fields.endIndex - 1) }.map { fields[$0] }
+        }.first
+        let textStart = try #require(text.flatMap { UInt64($0, radix: 16) }, "no .text in \(release)")
+        // The first name of the file opens the text (the linker aligns it, hence the slack).
+        #expect(found.first.map { $0 >= textStart && $0 - textStart < 256 } == true, "startup.order was not applied")
+
+        let dynamic = try runTool("readelf", ["-d", release])
+        #expect(dynamic.contains("(RELR)"), "relative relocations are not packed (needs lld and glibc 2.36)")
+        #expect(!dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"))
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])

@@ -27,7 +27,9 @@ final class XToastProcess {
     ) throws {
         if let stdin {
             let path = temporaryPath(".in")
-            FileManager.default.createFile(atPath: path, contents: stdin)
+            guard FileManager.default.createFile(atPath: path, contents: stdin) else {
+                throw TestFailure("cannot write the standard input file \(path)")
+            }
             stdinPath = path
         } else {
             stdinPath = nil
