@@ -125,7 +125,8 @@ struct Installation {
 
     /// The Makefile's release link, which keeps the resident memory low: the functions a toast
     /// runs first in the text, in the order of `startup.order`; relative relocations packed;
-    /// no run path. A stale order file costs memory without any other sign, so it shows here.
+    /// no run path; MIT-SHM declined to cairo. A stale order file costs memory without any
+    /// other sign, so it shows here.
     @Test func theReleaseBinaryIsLaidOutForAQuickStart() throws {
         let release = try releaseBinary()
         let orderFile = packageRoot().appendingPathComponent("Sources/xtoast/startup.order").path
@@ -151,6 +152,10 @@ struct Installation {
         let dynamic = try runTool("readelf", ["-d", release])
         #expect(dynamic.contains("(RELR)"), "relative relocations are not packed (needs lld and glibc 2.36)")
         #expect(!dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"))
+        // cairo finds our XShmQueryExtension (MIT-SHM declined, SharedMemory.swift) only when
+        // the binary exports it.
+        let exported = try runTool("readelf", ["--dyn-syms", "-W", release]).split(separator: "\n")
+        #expect(exported.contains { $0.hasSuffix(" XShmQueryExtension") && !$0.contains(" UND ") })
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])
