@@ -1,4 +1,5 @@
 import CX11
+import Glibc
 import XToastCore
 
 extension XDisplay {
@@ -15,19 +16,34 @@ extension XDisplay {
             isPrimary: true)
     }
 
+    /// RandR 1.5 monitors, asked through XCB: the version and the monitors go out together and
+    /// cost one round trip (the extension's opcode came with the atoms).
     private func randrMonitors(named: Bool) -> [Monitor]? {
-        var major: Int32 = 0
-        var minor: Int32 = 0
-        guard hasRandR, XRRQueryVersion(pointer, &major, &minor) != 0, major > 1 || (major == 1 && minor >= 5) else {
-            return nil
+        guard xtoast_randr_opcode(connection) != 0 else { return nil }
+        let versionQuestion = xcb_randr_query_version(connection, 1, 5)
+        let monitorsQuestion = xcb_randr_get_monitors(connection, xcb_window_t(truncatingIfNeeded: root), 1)
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let version = xcb_randr_query_version_reply(connection, versionQuestion, &error)
+        free(error)
+        error = nil
+        // Before 1.5 the server answers GetMonitors with an error, which comes back here.
+        let reply = xcb_randr_get_monitors_reply(connection, monitorsQuestion, &error)
+        defer {
+            free(version)
+            free(reply)
+            free(error)
         }
-        var count: Int32 = 0
-        guard let list = XRRGetMonitors(pointer, root, 1, &count), count > 0 else { return nil }
-        defer { XRRFreeMonitors(list) }
-        let infos = UnsafeBufferPointer(start: list, count: Int(count))
+        guard let version, version.pointee.major_version > 1 || version.pointee.minor_version >= 5, let reply else { return nil }
+        var infos: [xcb_randr_monitor_info_t] = []
+        var iterator = xcb_randr_get_monitors_monitors_iterator(reply)
+        while iterator.rem > 0, let info = iterator.data {
+            infos.append(info.pointee)
+            xcb_randr_monitor_info_next(&iterator)
+        }
+        guard !infos.isEmpty else { return nil }
         var names = infos.indices.map { String($0) }
         if named {
-            var atoms = infos.map(\.name)
+            var atoms = infos.map { Atom($0.name) }
             var cNames = [UnsafeMutablePointer<CChar>?](repeating: nil, count: atoms.count)
             if XGetAtomNames(pointer, &atoms, Int32(atoms.count), &cNames) != 0 {
                 names = cNames.enumerated().map { i, name in name.map { String(cString: $0) } ?? String(i) }
@@ -55,11 +71,8 @@ extension XDisplay {
         }
     }
 
-    private var hasRandR: Bool {
-        var event: Int32 = 0
-        var error: Int32 = 0
-        return XRRQueryExtension(pointer, &event, &error) != 0
-    }
+    /// From the answer that came with the atoms.
+    private var hasRandR: Bool { xtoast_randr_opcode(connection) != 0 }
 
     /// Where the pointer is on this screen, nil when it is on another screen.
     public func pointerPosition() -> Point? {

@@ -54,8 +54,8 @@ public final class ToastSession {
     /// What is shown now and for how long: `--stdin` lines and a `--run` result change them.
     private var content: ToastContent
     private var duration: DisplayDuration
-    /// The monitors found at start, until something makes them stale (a wait, a first show).
-    private var freshTargets: [Monitor]?
+    /// What the server said at start, until something makes it stale (a wait, a first show).
+    private var fresh: StartingView?
     /// How the `--run` command ended, once it has.
     public private(set) var commandStatus: Int32?
     /// The terminating signal that reached the `--run` command through us or the terminal: when
@@ -76,8 +76,13 @@ public final class ToastSession {
         content = request.content
         duration = request.duration
         // Checked now, so that an unknown monitor is an error at once; kept for a toast whose turn
-        // comes at once, so that the start-up path asks the server only once.
-        freshTargets = try Self.monitors(for: request.monitor, on: display)
+        // comes at once, so that the start-up path asks the server only once. The compositor and
+        // the XSETTINGS manager are asked first, so that their answers come with the monitors.
+        let compositor = display.askOwner(of: display.atoms.compositorSelection)
+        let settingsManager = request.followsReducedMotion ? display.askOwner(of: display.atoms.xsettingsSelection) : nil
+        let targets = try Self.monitors(for: request.monitor, on: display)
+        fresh = StartingView(
+            targets: targets, composited: display.owner(compositor) != 0, settingsManager: settingsManager.map(display.owner))
         let at: Int?
         switch request.delivery {
         case .at(let instant): at = Int(instant)
@@ -100,7 +105,7 @@ public final class ToastSession {
         defer { coordinator.leave() }
         if let command = request.command {
             if let ending = waitOutGrace(of: command) { return ending }
-            freshTargets = nil
+            fresh = nil
         }
         if request.delivery != .now {
             try wakeups.schedule(request.delivery)
@@ -108,7 +113,7 @@ public final class ToastSession {
             coordinator.joinSchedule()
             tell(queued)
             if let ending = waitUntilDue() { return ending }
-            freshTargets = nil
+            fresh = nil
             coordinator.leaveSchedule()
             join()
         } else {
@@ -183,7 +188,7 @@ public final class ToastSession {
                     turnMayHaveChanged = true
                 case .waiting:
                     // The pointer may move while we wait: look again when our turn comes.
-                    freshTargets = nil
+                    fresh = nil
                 }
             }
             if let current = showing, stackMayHaveChanged {
@@ -339,22 +344,23 @@ public final class ToastSession {
     /// out of that box (a toast with our tag, or our own before an update).
     private func show(morphingFrom old: Rect?, progress oldProgress: Double? = nil) throws(X11Error) -> Showing {
         let style = request.style
-        let composited = display.compositorIsRunning()
-        let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
-        let targets: [Monitor]
-        if let fresh = freshTargets {
-            targets = fresh
+        let view: StartingView
+        if let fresh {
+            view = fresh
         } else {
-            targets = try Self.monitors(for: request.monitor, on: display)
+            view = StartingView(targets: try Self.monitors(for: request.monitor, on: display))
         }
-        freshTargets = nil
+        fresh = nil
+        let composited = view.composited ?? display.compositorIsRunning()
+        let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
+        let targets = view.targets
         let hold = duration.hold(for: content.message)
         let start = old ?? coordinator.replacedRect
         // The bar moves from the replaced toast's value to ours.
         let startProgress = old != nil ? oldProgress : coordinator.replacedProgress
         // Taking over from a toast with our tag: no fade-in, the box moves from its place.
         let motion: Motion
-        if !composited || (request.followsReducedMotion && display.reducesMotion()) {
+        if !composited || (request.followsReducedMotion && display.reducesMotion(manager: view.settingsManager)) {
             // Without a compositor nothing can fade; with "reduce motion" nothing should move:
             // the toast simply appears and disappears.
             motion = .none
@@ -437,6 +443,15 @@ public final class ToastSession {
             throw .unknownMonitor(UnknownMonitorError(choice: choice, available: named.map(\.name)))
         }
     }
+}
+
+/// What a toast shown at once needs to know of the server, asked together at start: the
+/// monitors it goes on, whether a compositor runs, who the XSETTINGS manager is (0: none).
+/// Nil fields are asked when the toast shows.
+private struct StartingView {
+    var targets: [Monitor]
+    var composited: Bool? = nil
+    var settingsManager: Window? = nil
 }
 
 extension XDisplay {

@@ -146,30 +146,42 @@ final class ToastWindow {
     /// Clicks land only on the box, not on the room left around it for scaling.
     private func setInputShape() {
         let inner = Rect(x: box.x - frame.x, y: box.y - frame.y, width: box.width, height: box.height)
-        combineShape(ShapeInput, [inner])
+        combineShape(UInt8(XCB_SHAPE_SK_INPUT.rawValue), [inner])
     }
 
     /// Cuts the window to the rounded box (no compositor: 1-bit corners instead of black ones),
     /// or restores the plain rectangle.
     private func setBoundingShape(rounded: Bool) {
+        let bounding = UInt8(XCB_SHAPE_SK_BOUNDING.rawValue)
         guard rounded else {
-            XShapeCombineMask(display.pointer, window, ShapeBounding, 0, 0, 0, ShapeSet)
+            // No mask: the plain rectangle again.
+            guard hasShape else { return }
+            xcb_shape_mask(display.connection, UInt8(XCB_SHAPE_SO_SET.rawValue), bounding, xcbWindow, 0, 0, 0)
             return
         }
         let offset = Point(x: box.x - frame.x, y: box.y - frame.y)
         let rows = RoundedRectShape.rectangles(size: box.size, radius: painter.metrics.cornerRadius).map {
             Rect(x: $0.x + offset.x, y: $0.y + offset.y, width: $0.width, height: $0.height)
         }
-        combineShape(ShapeBounding, rows)
+        combineShape(bounding, rows)
     }
 
-    private func combineShape(_ kind: Int32, _ rects: [Rect]) {
-        var xRects = rects.map {
-            XRectangle(
+    /// SHAPE through XCB, whose opcode came with the atoms: Xlib would ask for it first, one
+    /// round trip before the first frame. Without the extension (XCB would close the connection
+    /// for a request to it) the window stays rectangular.
+    private func combineShape(_ kind: UInt8, _ rects: [Rect]) {
+        guard hasShape else { return }
+        let rectangles = rects.map {
+            xcb_rectangle_t(
                 x: Int16(clamping: $0.x), y: Int16(clamping: $0.y), width: UInt16(clamping: $0.width), height: UInt16(clamping: $0.height))
         }
-        XShapeCombineRectangles(display.pointer, window, kind, 0, 0, &xRects, Int32(xRects.count), ShapeSet, Unsorted)
+        xcb_shape_rectangles(
+            display.connection, UInt8(XCB_SHAPE_SO_SET.rawValue), kind, UInt8(XCB_CLIP_ORDERING_UNSORTED.rawValue), xcbWindow, 0, 0,
+            UInt32(rectangles.count), rectangles)
     }
+
+    private var hasShape: Bool { xtoast_shape_opcode(display.connection) != 0 }
+    private var xcbWindow: xcb_window_t { xcb_window_t(truncatingIfNeeded: window) }
 
     /// How far the window has moved down from where it was made (stacked toasts close gaps).
     private(set) var verticalShift = 0

@@ -36,6 +36,9 @@ nonisolated(unsafe) private var trappedErrors: [UInt8] = []
 /// The connection to the X server; owns the `Display*` and closes it last.
 public final class XDisplay {
     public let pointer: OpaquePointer
+    /// The same connection seen through XCB, for requests whose answers are collected later:
+    /// questions asked together cost one round trip (Xlib waits after each).
+    let connection: OpaquePointer
     public let screen: Int32
     public let root: Window
     public let atoms: Atoms
@@ -51,12 +54,17 @@ public final class XDisplay {
         let opened = XOpenDisplay(name)
         if !keepsXKBSetting { unsetenv("XKB_DISABLE") }
         guard let display = opened else { throw .cannotOpen(name) }
+        guard let connection = XGetXCBConnection(display) else {
+            XCloseDisplay(display)
+            throw .cannotOpen(name)
+        }
         pointer = display
+        self.connection = connection
         self.name = name
         screen = XDefaultScreen(display)
         root = XRootWindow(display, screen)
         XDisplay.installErrorHandlers()
-        atoms = Atoms(display: display, screen: screen)
+        atoms = Atoms(connection: connection, screen: screen)
     }
 
     deinit { XCloseDisplay(pointer) }
@@ -95,15 +103,36 @@ public final class XDisplay {
         XResourceManagerString(pointer).map { String(cString: $0) }
     }
 
-    /// The XSETTINGS manager's settings property, nil when no manager runs (a few round trips).
-    public func xsettings() -> [UInt8]? {
-        let owner = XGetSelectionOwner(pointer, atoms.xsettingsSelection)
+    /// The XSETTINGS manager's settings property, nil when no manager runs (a round trip to
+    /// find the manager unless `manager` says who it is, one more to read it).
+    public func xsettings(manager: Window? = nil) -> [UInt8]? {
+        let owner = manager ?? XGetSelectionOwner(pointer, atoms.xsettingsSelection)
         guard owner != 0 else { return nil }
         return property(owner, atoms.xsettings, type: atoms.xsettings, format: 8, limit: 1 << 16)
     }
 
-    /// Whether an XSETTINGS manager says `Net/EnableAnimations` is off.
-    public func reducesMotion() -> Bool { xsettings().map(XSettings.reducesMotion) ?? false }
+    /// Whether an XSETTINGS manager (`manager`, when already known) says `Net/EnableAnimations`
+    /// is off.
+    public func reducesMotion(manager: Window? = nil) -> Bool {
+        xsettings(manager: manager).map(XSettings.reducesMotion) ?? false
+    }
+
+    /// The owner of a selection, asked now and read with `owner(_:)`: the question travels with
+    /// the next ones and adds no round trip of its own.
+    func askOwner(of selection: Atom) -> xcb_get_selection_owner_cookie_t {
+        xcb_get_selection_owner(connection, xcb_atom_t(truncatingIfNeeded: selection))
+    }
+
+    /// The answer to `askOwner(of:)`: a window, or 0 for none (or a lost connection).
+    func owner(_ question: xcb_get_selection_owner_cookie_t) -> Window {
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let reply = xcb_get_selection_owner_reply(connection, question, &error)
+        defer {
+            free(reply)
+            free(error)
+        }
+        return Window(reply?.pointee.owner ?? 0)
+    }
 
     /// Whether a compositing manager owns `_NET_WM_CM_S<screen>`.
     public func compositorIsRunning() -> Bool {
@@ -157,7 +186,8 @@ public final class XDisplay {
     }
 }
 
-/// The atoms xtoast uses, interned in one round trip.
+/// The atoms xtoast uses, interned in one round trip, which also brings the answers about the
+/// RandR and SHAPE extensions.
 public struct Atoms {
     public let windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar: Atom
     public let activeWindow, wmPid, wmName, utf8String, compositorSelection: Atom
@@ -166,17 +196,24 @@ public struct Atoms {
     /// The XSETTINGS manager's selection and its settings property.
     public let xsettingsSelection, xsettings: Atom
 
-    init(display: OpaquePointer, screen: Int32) {
+    init(connection: OpaquePointer, screen: Int32) {
         let names = [
             "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE", "_NET_WM_STATE_ABOVE",
             "_NET_WM_STATE_SKIP_TASKBAR", "_NET_ACTIVE_WINDOW", "_NET_WM_PID", "_NET_WM_NAME", "UTF8_STRING",
             "_NET_WM_CM_S\(screen)", "_XTOAST_QUEUE", "_XTOAST_TICKET", "_XTOAST_SHOWN", "_XTOAST_REPLACES",
             "_XTOAST_COMMAND", "_XTOAST_SCHEDULED", "_XTOAST_STACK", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS",
         ]
-        var atoms = [Atom](repeating: 0, count: names.count)
-        var cNames = names.map { strdup($0) }
-        defer { cNames.forEach { free($0) } }
-        XInternAtoms(display, &cNames, Int32(names.count), 0, &atoms)
+        let questions = names.map { name in
+            name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
+        }
+        xtoast_prefetch_extensions(connection)
+        // 0 (None) for an atom the server did not answer: only when the connection is gone,
+        // which the next Xlib call reports.
+        let atoms = questions.map { question -> Atom in
+            let reply = xcb_intern_atom_reply(connection, question, nil)
+            defer { free(reply) }
+            return Atom(reply?.pointee.atom ?? 0)
+        }
         (windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar) =
             (atoms[0], atoms[1], atoms[2], atoms[3], atoms[4])
         (activeWindow, wmPid, wmName, utf8String, compositorSelection) = (atoms[5], atoms[6], atoms[7], atoms[8], atoms[9])
