@@ -21,10 +21,10 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 xext xrandr xinerama xfixes cairo-xlib x11-xcb xcb-randr xcb-shape",
+            pkgConfig: "x11 xext xinerama xfixes cairo-xlib x11-xcb xcb-randr xcb-shape",
             providers: [
                 .apt([
-                    "libx11-dev", "libxext-dev", "libxrandr-dev", "libxinerama-dev", "libxfixes-dev", "libcairo2-dev", "libx11-xcb-dev",
+                    "libx11-dev", "libxext-dev", "libxinerama-dev", "libxfixes-dev", "libcairo2-dev", "libx11-xcb-dev",
                     "libxcb-randr0-dev", "libxcb-shape0-dev",
                 ])
             ]

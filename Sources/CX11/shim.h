@@ -6,7 +6,6 @@
 #include <X11/Xatom.h>
 #include <X11/Xresource.h>
 #include <X11/extensions/shape.h>
-#include <X11/extensions/Xrandr.h>
 #include <X11/extensions/Xinerama.h>
 #include <X11/extensions/Xfixes.h>
 #include <cairo/cairo-xlib.h>

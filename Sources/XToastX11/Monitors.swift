@@ -112,25 +112,34 @@ extension XDisplay {
     }
 
     /// The refresh rate of the CRTC that shows most of `monitor`, from its RandR mode; nil
-    /// when unknown (Xvfb's modes have no dot clock).
+    /// when unknown (Xvfb's modes have no dot clock). Two round trips: the screen's resources,
+    /// then every CRTC at once.
     public func refreshRate(of monitor: Rect) -> Double? {
-        guard hasRandR, let resources = XRRGetScreenResourcesCurrent(pointer, root) else { return nil }
-        defer { XRRFreeScreenResources(resources) }
-        let modes = UnsafeBufferPointer(start: resources.pointee.modes, count: Int(resources.pointee.nmode))
+        guard hasRandR else { return nil }
+        let question = xcb_randr_get_screen_resources_current(connection, xcb_window_t(truncatingIfNeeded: root))
+        guard let resources = xcb_randr_get_screen_resources_current_reply(connection, question, nil) else { return nil }
+        defer { free(resources) }
+        let modes = UnsafeBufferPointer(
+            start: xcb_randr_get_screen_resources_current_modes(resources),
+            count: Int(xcb_randr_get_screen_resources_current_modes_length(resources)))
+        let crtcs = UnsafeBufferPointer(
+            start: xcb_randr_get_screen_resources_current_crtcs(resources),
+            count: Int(xcb_randr_get_screen_resources_current_crtcs_length(resources)))
+        let questions = crtcs.map { xcb_randr_get_crtc_info(connection, $0, resources.pointee.config_timestamp) }
         var best: (overlap: Int, rate: Double)?
-        for crtc in UnsafeBufferPointer(start: resources.pointee.crtcs, count: Int(resources.pointee.ncrtc)) {
-            guard let info = XRRGetCrtcInfo(pointer, resources, crtc) else { continue }
-            defer { XRRFreeCrtcInfo(info) }
+        for question in questions {
+            guard let info = xcb_randr_get_crtc_info_reply(connection, question, nil) else { continue }
+            defer { free(info) }
             let rect = Rect(
                 x: Int(info.pointee.x), y: Int(info.pointee.y), width: Int(info.pointee.width), height: Int(info.pointee.height))
             let overlap = rect.overlapArea(with: monitor)
             guard overlap > 0, let mode = modes.first(where: { $0.id == info.pointee.mode }),
-                mode.dotClock > 0, mode.hTotal > 0, mode.vTotal > 0
+                mode.dot_clock > 0, mode.htotal > 0, mode.vtotal > 0
             else { continue }
-            var lines = Double(mode.vTotal)
-            if mode.modeFlags & UInt(RR_DoubleScan) != 0 { lines *= 2 }
-            if mode.modeFlags & UInt(RR_Interlace) != 0 { lines /= 2 }
-            let rate = Double(mode.dotClock) / (Double(mode.hTotal) * lines)
+            var lines = Double(mode.vtotal)
+            if mode.mode_flags & UInt32(XCB_RANDR_MODE_FLAG_DOUBLE_SCAN.rawValue) != 0 { lines *= 2 }
+            if mode.mode_flags & UInt32(XCB_RANDR_MODE_FLAG_INTERLACE.rawValue) != 0 { lines /= 2 }
+            let rate = Double(mode.dot_clock) / (Double(mode.htotal) * lines)
             if best == nil || overlap > best!.overlap { best = (overlap, rate) }
         }
         return best.map(\.rate)
