@@ -3,14 +3,16 @@ PREFIX ?= /usr/local
 SWIFT_FLAGS ?=
 # The Swift runtime is linked in; so is the C++ runtime it needs (see static-c++): 1 MB less
 # resident memory and 0.4 ms less start-up than loading libstdc++.so.6. No $$ORIGIN run path
-# (a dozen failed opens for every library at start) and no exported symbols (none is needed).
+# (a dozen failed opens for every library at start), and no exported symbols but the one
+# cairo must find (XShmQueryExtension, see SharedMemory.swift).
 STATIC_CXX = .build/static-c++
 RELEASE_FLAGS = -c release -Xswiftc -static-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) --disable-local-rpath \
   -Xlinker --no-export-dynamic $(LLD_FLAGS)
 # With the toolchain's lld: the functions a toast runs laid out together (startup.order, made
 # by `make startup-order`), and relative relocations packed (DT_RELR, glibc 2.36 and later)
 # instead of 580 KB of them read at every start: 2.3 MB less resident memory in all.
-LLD := $(firstword $(wildcard $(dir $(realpath $(shell command -v swift)))ld.lld) $(shell command -v ld.lld))
+TOOLCHAIN_BIN := $(shell swift -print-target-info 2>/dev/null | sed -n 's|.*"runtimeResourcePath": "\(.*\)/lib/swift".*|\1/bin|p')
+LLD := $(firstword $(wildcard $(TOOLCHAIN_BIN)/ld.lld) $(shell command -v ld.lld 2>/dev/null))
 RELR := $(shell getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ split($$2, v, "."); if (v[1] > 2 || v[2] >= 36) print "yes" }')
 LLD_FLAGS = $(if $(LLD),-Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Sources/xtoast/startup.order \
   -Xlinker --no-warn-symbol-ordering $(if $(RELR),-Xlinker -z -Xlinker pack-relative-relocs))
@@ -35,6 +37,8 @@ show: release
 release:
 	@.ci/install-deps build
 	@$(MAKE) --no-print-directory static-c++
+	@# SwiftPM does not see the order file: a newer one means linking again.
+	@if [ Sources/xtoast/startup.order -nt .build/release/xtoast ]; then rm -f .build/release/xtoast; fi
 	swift build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 # swiftc asks for -lstdc++; a linker script of that name in a folder searched first points the
@@ -49,7 +53,8 @@ build:
 	swift build $(SWIFT_FLAGS)
 
 # The whole suite: formatting, unit tests and the real thing under Xvfb + picom. The release
-# build is there for the install test.
+# build is there for the install test, which is told what the link above could do.
+test: export XTOAST_RELEASE_LINK = static$(if $(LLD), ordered$(if $(RELR), packed))
 test:
 	@.ci/install-deps test
 	swift format lint --strict --recursive Sources Tests Package.swift
@@ -104,12 +109,10 @@ bench: release
 	@.ci/install-deps bench
 	python3 .ci/bench/bench.py
 
-# Writes Sources/xtoast/startup.order from callgrind runs of the release build and links it
-# again (SwiftPM does not see the file change, so the binary is removed first).
+# Writes Sources/xtoast/startup.order from callgrind runs of the release build and links again.
 startup-order: release
 	@.ci/install-deps bench
 	.ci/startup-order
-	rm -f .build/release/xtoast
 	@$(MAKE) --no-print-directory release
 
 format:

@@ -33,7 +33,7 @@ extension XDisplay {
             free(reply)
             free(error)
         }
-        guard let version, version.pointee.major_version > 1 || version.pointee.minor_version >= 5, let reply else { return nil }
+        guard let version, (version.pointee.major_version, version.pointee.minor_version) >= (1, 5), let reply else { return nil }
         var infos: [xcb_randr_monitor_info_t] = []
         var iterator = xcb_randr_get_monitors_monitors_iterator(reply)
         while iterator.rem > 0, let info = iterator.data {

@@ -123,12 +123,24 @@ struct Installation {
         for file in files { #expect(!FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) left after uninstall") }
     }
 
-    /// The Makefile's release link, which keeps the resident memory low: the functions a toast
-    /// runs first in the text, in the order of `startup.order`; relative relocations packed;
-    /// no run path; MIT-SHM declined to cairo. A stale order file costs memory without any
-    /// other sign, so it shows here.
+    /// The Makefile's release link, which keeps the resident memory low: no run path, MIT-SHM
+    /// declined to cairo, and where the toolchain has lld (`XTOAST_RELEASE_LINK`, set by `make
+    /// test`) the functions a toast runs laid out in the order of `startup.order` and relative
+    /// relocations packed. A stale order file costs memory without any other sign, so it shows
+    /// here.
     @Test func theReleaseBinaryIsLaidOutForAQuickStart() throws {
         let release = try releaseBinary()
+        guard let link = ProcessInfo.processInfo.environment["XTOAST_RELEASE_LINK"]?.split(separator: " ") else {
+            throw TestFailure("XTOAST_RELEASE_LINK is not set: run the tests through the README's test command (make test)")
+        }
+        let dynamic = try runTool("readelf", ["-d", release])
+        #expect(!dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"))
+        // cairo finds our XShmQueryExtension (SharedMemory.swift) only when the binary exports it.
+        let exported = try runTool("readelf", ["--dyn-syms", "-W", release]).split(separator: "\n")
+        #expect(exported.contains { $0.hasSuffix(" XShmQueryExtension") && !$0.contains(" UND ") })
+        if link.contains("packed") { #expect(dynamic.contains("(RELR)"), "relative relocations are not packed") }
+        guard link.contains("ordered") else { return }
+
         let orderFile = packageRoot().appendingPathComponent("Sources/xtoast/startup.order").path
         let order = try String(contentsOfFile: orderFile, encoding: .utf8).split(separator: "\n").map(String.init)
         var address: [String: UInt64] = [:]
@@ -139,23 +151,12 @@ struct Installation {
         let found = order.compactMap { address[$0] }
         let gone = order.count - found.count
         #expect(gone * 10 <= order.count, "\(gone) of \(order.count) names in startup.order are gone: make startup-order")
-
-        let sections = try runTool("readelf", ["-SW", release])
-        // "  [34] .text  PROGBITS  00000000000fcc00 ...": the address follows the type.
-        let text = sections.split(separator: "\n").lazy.map { $0.split(separator: " ") }.compactMap { fields in
-            fields.firstIndex(of: ".text").flatMap { fields.index($0, offsetBy: 2, limitedBy: fields.endIndex - 1) }.map { fields[$0] }
-        }.first
-        let textStart = try #require(text.flatMap { UInt64($0, radix: 16) }, "no .text in \(release)")
-        // The first name of the file opens the text (the linker aligns it, hence the slack).
-        #expect(found.first.map { $0 >= textStart && $0 - textStart < 256 } == true, "startup.order was not applied")
-
-        let dynamic = try runTool("readelf", ["-d", release])
-        #expect(dynamic.contains("(RELR)"), "relative relocations are not packed (needs lld and glibc 2.36)")
-        #expect(!dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"))
-        // cairo finds our XShmQueryExtension (MIT-SHM declined, SharedMemory.swift) only when
-        // the binary exports it.
-        let exported = try runTool("readelf", ["--dyn-syms", "-W", release]).split(separator: "\n")
-        #expect(exported.contains { $0.hasSuffix(" XShmQueryExtension") && !$0.contains(" UND ") })
+        // The linker follows the file where it can move a function: most neighbours in the file
+        // are neighbours in that order in the binary (measured: 0.75 with the order, 0.50 without;
+        // functions that share a section with others, as much of the standard library does,
+        // stay where they are).
+        let increasing = zip(found, found.dropFirst()).filter { $0 < $1 }.count
+        #expect(increasing * 100 >= (found.count - 1) * 65, "startup.order was not applied: \(increasing) of \(found.count - 1) in order")
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])
