@@ -1,7 +1,7 @@
 /// Declines the MIT-SHM extension to cairo-xlib, which asks through this Xlib function the first
-/// time it draws into a window and then tests a shared segment with four `XSync`s: seven round
-/// trips before the first frame, which over `ssh -X` (where shared memory cannot work anyway)
-/// are most of the wait. xtoast uploads nothing large: the content is drawn on the server once
+/// time it draws into a window and then tests a shared segment with `XSync`s: four round trips
+/// before the first frame (measured over a delayed link), wasted over `ssh -X`, where shared
+/// memory cannot work anyway. xtoast uploads nothing large: the content is drawn on the server once
 /// (RENDER) and every frame only composites it, so shared memory would gain nothing.
 ///
 /// The executable's definition comes before libXext's for every library that looks the name
