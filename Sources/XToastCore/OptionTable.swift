@@ -101,6 +101,11 @@ public enum OptionTable {
             guard !text.allSatisfy(\.isWhitespace) else {
                 throw OptionError("invalid font \"\(text)\": expected a Pango font like \"Sans 14\"")
             }
+            // Cairo cannot scale glyphs past about 32,000 px (Pango then warns and draws
+            // nothing): 1000 px is the largest size, at every --scale up to 4.
+            if let size = fontSize(in: text), !(1...1000).contains(size) {
+                throw OptionError("invalid font \"\(text)\": the size must be from 1 to 1000")
+            }
             config.style.font = text
         },
         OptionDefinition(
@@ -155,7 +160,10 @@ public enum OptionTable {
         ) { config, text throws(OptionError) in config.scale = try number(text, "scale", 0.5...4) },
         OptionDefinition(
             "title", value: "text", scope: .look, help: "A bold first line above the message.", current: { $0.title }
-        ) { config, text in config.title = text.isEmpty ? nil : text },
+        ) { config, text in
+            // The message's rules (bounded, no control characters); a blank title is none.
+            config.title = try? MessageText.normalize(text)
+        },
         OptionDefinition(
             "icon", value: "icon", scope: .look,
             help: "success, error, info, warning, an image file (PNG), or an icon name from the icon theme.",
@@ -317,6 +325,16 @@ public enum OptionTable {
                 "invalid \(option) \"\(text)\": expected \(kind) from \(plain(range.lowerBound)) to \(plain(range.upperBound))")
         }
         return value
+    }
+
+    /// The size in a Pango font description ("Sans Bold 14", "Mono 12px @wght=300"): the last
+    /// word before any variations, as a number with or without "px"; nil when it has none.
+    static func fontSize(in font: String) -> Double? {
+        let words = font.split { $0 == " " || $0 == "," }.filter { !$0.hasPrefix("@") && !$0.hasPrefix("#") }
+        guard var last = words.last else { return nil }
+        if last.hasSuffix("px") { last = last.dropLast(2) }
+        guard last.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
+        return Double(last)
     }
 
     static func boolean(_ text: String, _ option: String) throws(OptionError) -> Bool {

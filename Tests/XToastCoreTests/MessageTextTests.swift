@@ -95,4 +95,27 @@ struct MessageTextTests {
         #expect(MessageText.join(["one"]) == "one")
         #expect(MessageText.join([]) == "")
     }
+
+    @Test("A letter with 100,000 combining marks keeps only a few of them")
+    func combiningMarks() throws {
+        let marks = String(repeating: "\u{0301}", count: 100_000)
+        let result = try MessageText.normalize("a" + marks + " b")
+        #expect(result.count == 3)
+        #expect(result.unicodeScalars.count == MessageText.scalarsPerCharacter + 2)
+        #expect(result.hasSuffix(" b"))
+    }
+
+    @Test("Whatever the input, the text is bounded in characters and scalars")
+    func boundedInScalars() throws {
+        let cluster = "e" + String(repeating: "\u{0300}", count: 40)
+        let result = try MessageText.normalize(String(repeating: cluster, count: 10_000))
+        #expect(result.count == MessageText.characterLimit + 1)
+        #expect(result.unicodeScalars.count <= MessageText.characterLimit * MessageText.scalarsPerCharacter + 1)
+        #expect(result.hasSuffix("…"))
+    }
+
+    @Test("Emoji sequences stay whole", arguments: ["👨🏻‍👩🏻‍👧🏻‍👦🏻", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "👩🏽‍🚀", "🇺🇦"])
+    func emojiSequences(emoji: String) throws {
+        #expect(try MessageText.normalize("hi " + emoji) == "hi " + emoji)
+    }
 }

@@ -228,11 +228,15 @@ struct OptionTableTests {
         #expect(try configure([("icon", text)]).icon == expected)
     }
 
-    @Test("An empty title is no title; any other text is kept as it is, markup characters included")
+    @Test("A blank title is no title; a title follows the message's rules, markup characters kept")
     func titles() throws {
         #expect(try configure([("title", "")]).title == nil)
+        #expect(try configure([("title", " \n ")]).title == nil)
         #expect(try configure([("title", "Build")]).title == "Build")
-        #expect(try configure([("title", "<b> & ")]).title == "<b> & ")
+        #expect(try configure([("title", "<b> & ")]).title == "<b> &")
+        #expect(try configure([("title", "\u{1B}[2Jx")]).title == "\u{FFFD}[2Jx")
+        let long = try #require(try configure([("title", String(repeating: "t", count: 100_000))]).title)
+        #expect(long.count == MessageText.characterLimit + 1)
     }
 
     @Test("easing takes a spring too: the hud's motion, from a file or the command line")
@@ -254,7 +258,8 @@ struct OptionTableTests {
         ("position", "middle", "position"), ("position", "Top", "position"),
         ("offset", "20", "offset"), ("offset", "1,2,3", "offset"), ("offset", "nan,0", "offset"),
         ("monitor", "", "monitor"),
-        ("font", "", "font"), ("font", " \t", "font"),
+        ("font", "", "font"), ("font", " \t", "font"), ("font", "Sans 100000", "font"), ("font", "Sans Bold 1001px", "font"),
+        ("font", "Sans 0", "font"), ("font", "Mono -5 @wght=300", "font"),
         ("foreground", "white", "foreground colour"), ("background", "#12345", "background colour"),
         ("radius", "-1", "radius"), ("radius", "1001", "radius"), ("radius", "5px", "radius"), ("radius", "nan", "radius"),
         ("radius", "1e2", "radius"), ("radius", "0x10", "radius"), ("radius", "", "radius"), ("radius", "1-2", "radius"),
@@ -428,5 +433,15 @@ struct OptionTableTests {
         arguments: [(5.0, "5"), (0.2, "0.2"), (-3, "-3"), (0.5, "0.5"), (1000, "1000"), (1e20, "1e+20")])
     func plainNumbers(value: Double, expected: String) {
         #expect(plain(value) == expected)
+    }
+
+    @Test(
+        "The size in a Pango font description",
+        arguments: [
+            ("Sans 14", 14.0), ("Sans Bold 12px", 12), ("Mono 9 @wght=300", 9), ("DejaVu Sans, 10.5", 10.5), ("Sans", nil),
+            ("Sans Bold", nil), ("Noto Sans CJK JP", nil),
+        ] as [(String, Double?)])
+    func fontSizes(font: String, expected: Double?) {
+        #expect(OptionTable.fontSize(in: font) == expected)
     }
 }
