@@ -56,6 +56,8 @@ public struct ConfigurationBuilder: Sendable {
 
     /// Applies X resources: the general ones, then those of `preset`.
     public mutating func apply(resources: [XResources.Entry], preset: String?) {
+        let earlier = warnings.count
+        defer { limitWarnings(from: earlier, place: "X resources") }
         for entry in resources where entry.preset == nil {
             applyQuietly(entry.key, entry.value, source: .resources(preset: nil), place: "X resource xtoast.\(entry.key)")
         }
@@ -76,6 +78,19 @@ public struct ConfigurationBuilder: Sendable {
         // Reported in the order of the file's lines.
         let lineNumber = { (warning: String) in Int(warning.dropFirst(path.count + 1).prefix { $0.isNumber }) ?? 0 }
         warnings[earlier...].sort { lineNumber($0) < lineNumber($1) }
+        limitWarnings(from: earlier, place: path)
+    }
+
+    /// A source reports at most this many problems: a binary file given as `--config` has
+    /// thousands of bad lines, and the first few say what is wrong.
+    public static let warningsPerSource = 10
+
+    /// Keeps the first `warningsPerSource` warnings since `start` and counts the rest.
+    private mutating func limitWarnings(from start: Int, place: String) {
+        let extra = warnings.count - start - Self.warningsPerSource
+        guard extra > 0 else { return }
+        warnings.removeLast(extra)
+        warnings.append("\(place): \(extra) more problem\(extra == 1 ? "" : "s") not shown")
     }
 
     private mutating func applyQuietly(_ key: String, _ value: String, source: Source, place: String) {
@@ -101,7 +116,9 @@ public struct ConfigurationBuilder: Sendable {
             let origin = origins[definition.name]
             let value = origin?.value ?? definition.current?(configuration) ?? definition.defaultText ?? ""
             let padded = definition.name.padding(to: 12)
-            return "\(padded) = \(value)".padding(to: 40) + "  # \(origin?.source.description ?? Source.defaults.description)"
+            let line = "\(padded) = \(value)".padding(to: 40) + "  # \(origin?.source.description ?? Source.defaults.description)"
+            // A value or path from a file or another client's resources may hold anything.
+            return TerminalText.escaped(line)
         }.joined(separator: "\n")
     }
 }

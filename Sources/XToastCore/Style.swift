@@ -135,8 +135,8 @@ public struct Style: Equatable, Sendable {
         progressOverflowColor: Color(rgb255: 255, 112, 67),
         progressTrackColor: Color(red: 1, green: 1, blue: 1, alpha: 0.25))
 
-    /// The monitor width `--render-png` lays out for, having no monitor (device pixels).
-    public static let headlessMonitorWidth = 1920
+    /// The monitor `--render-png` lays out for, having no monitor (device pixels).
+    public static let headlessMonitor = Size(width: 1920, height: 1080)
 
     /// The motion this style asks for.
     public var motion: Motion {

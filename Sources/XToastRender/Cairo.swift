@@ -77,7 +77,7 @@ public final class CairoSurface {
 
     public func writePNG(to path: String) throws(RenderError) {
         cairo_surface_flush(pointer)
-        let status = cairo_surface_write_to_png(pointer, path)
+        let status = cairo_surface_write_to_png(pointer, RegularFile.expandingHome(path))
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError("cannot write \"\(path)\"", status) }
     }
 

@@ -22,13 +22,35 @@ enum IconImage {
         }
     }
 
+    /// An icon file is read whole up to this size: the largest icons in real themes are a few
+    /// hundred kilobytes.
+    static let byteLimit = 16 << 20
+    /// Neither side may be longer: a PNG of a few hundred bytes can declare 20000×20000 pixels,
+    /// which decode into gigabytes. The icon is drawn at most 128 px high (32 px at scale 4).
+    static let sideLimit = 4096
+
     private static func png(at path: String) throws(RenderError) -> CairoSurface {
-        guard access(path, R_OK) == 0 else {
-            throw RenderError(message: "cannot read icon \"\(path)\": \(String(cString: strerror(errno)))")
+        let what = "cannot read icon \"\(path)\""
+        let file: (bytes: [UInt8], truncated: Bool)
+        do {
+            file = try RegularFile.read(path, limit: byteLimit)
+        } catch {
+            throw RenderError(message: "\(what): \(error.description)")
         }
-        let surface = cairo_image_surface_create_from_png(path)!
-        let size = Size(width: Int(cairo_image_surface_get_width(surface)), height: Int(cairo_image_surface_get_height(surface)))
-        return try CairoSurface(taking: surface, size: size, what: "cannot read icon \"\(path)\" (PNG images only)")
+        guard !file.truncated else { throw RenderError(message: "\(what): larger than \(byteLimit >> 20) MiB") }
+        guard let size = PNGHeader.size(of: file.bytes) else { throw RenderError(message: "\(what): not a PNG image") }
+        guard size.width <= sideLimit, size.height <= sideLimit else {
+            throw RenderError(
+                message: "\(what): \(size.width)x\(size.height) pixels, larger than \(sideLimit)x\(sideLimit)")
+        }
+        let reader = PNGHeader.Reader(file.bytes)
+        let surface = cairo_image_surface_create_from_png_stream(
+            { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+                return Unmanaged<PNGHeader.Reader>.fromOpaque(closure).takeUnretainedValue().read(into: data, count: Int(length))
+            }, Unmanaged.passUnretained(reader).toOpaque())!
+        let decoded = Size(width: Int(cairo_image_surface_get_width(surface)), height: Int(cairo_image_surface_get_height(surface)))
+        return try CairoSurface(taking: surface, size: decoded, what: "\(what) (PNG images only)")
     }
 
     /// Draws the icon into the square `rect`.

@@ -21,8 +21,8 @@ final class TextLayout {
     private(set) var markupFailed = false
 
     init(
-        text: String, font: String, color: Color, maximumWidth: Int, maximumLines: Int, scale: Double, bold: Bool = false,
-        markup: Bool = false
+        text: String, font: String, color: Color, maximumWidth: Int, maximumLines: Int, maximumHeight: Int, scale: Double,
+        bold: Bool = false, markup: Bool = false
     ) {
         // A private context, not one from a surface: the same layout serves PNGs and windows,
         // and 72 dpi × scale makes a font size of N mean N logical pixels, as the designs do.
@@ -44,13 +44,16 @@ final class TextLayout {
         pango_font_description_free(description)
 
         let unit = Int32(xtoast_pango_scale())
-        pango_layout_set_width(layout, Int32(maximumWidth) * unit)
+        // In Pango units, which overflow an Int32 past 2 million pixels.
+        func units(_ pixels: Int) -> Int32 { Int32(min(max(pixels, 1), Int(Int32.max / unit))) * unit }
+        pango_layout_set_width(layout, units(maximumWidth))
         // Whole words wrap; a word wider than the line breaks between characters rather than
         // running off the box. Never an ellipsis mid-word, only past the last allowed line.
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        pango_layout_set_height(layout, -Int32(max(maximumLines, 1)))
+        let lines = Int32(max(maximumLines, 1))
+        pango_layout_set_height(layout, -lines)
         // Plain text is never interpreted as markup; markup only when asked, and only if it
         // parses (pango_layout_set_markup would show nothing at all for bad markup).
         if markup && pango_parse_markup(text, -1, 0, nil, nil, nil, nil) != 0 {
@@ -59,6 +62,7 @@ final class TextLayout {
             markupFailed = markup
             pango_layout_set_text(layout, text, -1)
         }
+        TextLayout.bound(layout, lines: lines, height: units(maximumHeight))
 
         var logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, nil, &logical)
@@ -68,6 +72,39 @@ final class TextLayout {
     }
 
     private let color: Color
+
+    /// Holds the layout to `lines` lines in all and to `height` Pango units. A negative height
+    /// (set above) counts lines per paragraph, so `seq 100` would still be 100 lines; a positive
+    /// one bounds the whole layout but gives every paragraph at least one line. So past the
+    /// limit the text is cut after its last allowed line, which leaves at most `lines`
+    /// paragraphs, and the height then ellipsizes the last line that fits. Nothing happens (no
+    /// second layout) for text within the limits.
+    private static func bound(_ layout: OpaquePointer, lines: Int32, height: Int32) {
+        let count = pango_layout_get_line_count(layout)
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        guard count > lines || logical.height > height, count > 0 else { return }
+        if count > lines, let line = pango_layout_get_line_readonly(layout, lines), let text = pango_layout_get_text(layout) {
+            // The text before the first line past the limit; attributes from markup stay.
+            let cut = Int(line.pointee.start_index)
+            var kept = Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: cut))
+            while kept.last == 10 { kept.removeLast() }
+            let ellipsis = Array("…".utf8)
+            // Markup's attributes past the cut go; one starting inside the ellipsis would split it.
+            if let attributes = pango_layout_get_attributes(layout) {
+                let removed = Int32(strlen(text) - kept.count)
+                pango_attr_list_update(attributes, Int32(kept.count), removed, Int32(ellipsis.count))
+            }
+            kept += ellipsis
+            kept.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32($0.count)) }
+            }
+        }
+        // Half a line to spare: Pango ends with the line after which two would not fit.
+        let lineHeight = Int64(logical.height / count)
+        let wanted = min(lineHeight * Int64(lines) + lineHeight / 2, Int64(height))
+        pango_layout_set_height(layout, Int32(max(wanted, 1)))
+    }
 
     /// Draws the text with its logical rectangle's top-left corner at `origin`.
     func draw(into cr: OpaquePointer, at origin: Point) {

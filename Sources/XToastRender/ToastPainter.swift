@@ -50,21 +50,24 @@ public final class ToastPainter {
         let hasIcon = icon != nil || content.spinner
         let besideIcon = hasIcon && style.layout == .row ? iconSide + px(style.iconGap) : 0
         let textWidth = max(metrics.maximumTextWidth - besideIcon, px(style.minimumTextWidth))
+        // The title takes at most half the height the monitor leaves; the message what is left
+        // beside the bar.
         let title = content.title.map {
             TextLayout(
                 text: $0, font: style.font, color: style.foreground, maximumWidth: textWidth, maximumLines: style.titleMaximumLines,
-                scale: scale,
-                bold: true, markup: content.markup)
+                maximumHeight: metrics.maximumTextHeight / 2, scale: scale, bold: true, markup: content.markup)
         }
-        let message = TextLayout(
-            text: content.message, font: style.font, color: style.foreground, maximumWidth: textWidth,
-            maximumLines: style.maximumLines, scale: scale, markup: content.markup)
-        markupFailed = message.markupFailed || (title?.markupFailed ?? false)
-
-        // The text column: title, message, bar, each centred in it.
         let titleGap = title == nil ? 0 : px(style.titleGap)
         let barHeight = content.progress == nil ? 0 : px(style.progressHeight)
         let barGap = content.progress == nil ? 0 : px(style.progressGap)
+        let message = TextLayout(
+            text: content.message, font: style.font, color: style.foreground, maximumWidth: textWidth,
+            maximumLines: style.maximumLines,
+            maximumHeight: metrics.maximumTextHeight - (title?.size.height ?? 0) - titleGap - barGap - barHeight, scale: scale,
+            markup: content.markup)
+        markupFailed = message.markupFailed || (title?.markupFailed ?? false)
+
+        // The text column: title, message, bar, each centred in it.
         let column = Size(
             width: max(
                 title?.size.width ?? 0, message.size.width, content.progress == nil ? 0 : min(px(style.progressMinimumWidth), textWidth)),
@@ -78,7 +81,7 @@ public final class ToastPainter {
             let iconHeight = hasIcon ? iconSide : 0
             let inner = Size(width: besideIcon + column.width, height: max(iconHeight, column.height))
             var box = metrics.boxSize(forText: inner)
-            box.width = max(box.width, px(style.minimumWidth))
+            box.width = min(max(box.width, px(style.minimumWidth)), metrics.maximumBoxSize.width)
             let origin = Point(x: (box.width - inner.width) / 2, y: (box.height - inner.height) / 2)
             layout.iconRect = Rect(x: origin.x, y: origin.y + (inner.height - iconHeight) / 2, width: iconSide, height: iconSide)
             columnOrigin = Point(x: origin.x + besideIcon, y: origin.y + (inner.height - column.height) / 2)
@@ -93,7 +96,7 @@ public final class ToastPainter {
             let iconCentre = Point(x: width / 2, y: height / 2 - height / 8)
             layout.iconRect = Rect(x: iconCentre.x - iconSide / 2, y: iconCentre.y - iconSide / 2, width: iconSide, height: iconSide)
             columnOrigin = Point(x: (width - column.width) / 2, y: height / 2 + height / 4 - column.height / 2)
-            boxSize = Size(width: width, height: height)
+            boxSize = Size(width: min(width, metrics.maximumBoxSize.width), height: min(height, metrics.maximumBoxSize.height))
         }
         if let title {
             layout.titleOrigin = Point(x: columnOrigin.x + (column.width - title.size.width) / 2, y: columnOrigin.y)

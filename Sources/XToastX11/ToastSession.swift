@@ -372,7 +372,7 @@ public final class ToastSession {
         let direction = style.position.stackDirection
         let shifts = targets.map(stackShift)
         let windows = try zip(targets, shifts).map { monitor, shift throws(X11Error) in
-            let metrics = ToastMetrics(style: style, scale: scale, monitorWidth: monitor.rect.width)
+            let metrics = ToastMetrics(style: style, scale: scale, monitor: monitor.rect.size)
             let painter: ToastPainter
             do {
                 painter = try ToastPainter(content: content, style: style, metrics: metrics)

@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastRender
 
 /// Finds and reads the config file.
 enum ConfigSource {
@@ -20,34 +21,22 @@ enum ConfigSource {
         } else {
             return nil
         }
-        guard let bytes = read(path) else {
-            // Only a file the user named is missed; the default one is optional.
-            if request.configFile != nil { warn("cannot read config file \"\(path)\": \(String(cString: strerror(errno)))") }
+        let file: (bytes: [UInt8], truncated: Bool)
+        do {
+            file = try RegularFile.read(path, limit: byteLimit)
+        } catch {
+            // The default file is optional: only its absence is quiet.
+            if request.configFile != nil || error.code != ENOENT { warn("cannot read config file \"\(path)\": \(error.description)") }
             return nil
         }
-        let decoded = MessageText.decode(bytes)
+        if file.truncated { warn("\(path): larger than \(byteLimit >> 20) MiB; only its beginning is read") }
+        let decoded = MessageText.decode(file.bytes)
         if decoded.repaired { warn("\(path): not valid UTF-8; invalid bytes are read as \u{FFFD}") }
         return (ConfigFile(parsing: decoded.text), path)
     }
 
     private static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    private static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while bytes.count < byteLimit {
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { return nil }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes
     }
 }
 

@@ -10,14 +10,17 @@ enum ExitStatus {
     static let usage: Int32 = 64
 }
 
-/// One line on standard error, written whole.
+/// One line on standard error, written whole, with any control character in the values it
+/// quotes made visible.
 func printError(_ line: String) {
-    var text = line + "\n"
+    var text = TerminalText.escaped(line) + "\n"
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }
 
+/// Each warning is printed once per process, however often it happens: another client can send
+/// thousands of malformed messages, and a flood into a pipe nobody reads would stall the toast.
 func warn(_ message: String) {
-    printError("xtoast: warning: \(message)")
+    if Warnings.shouldPrint(message) { printError("xtoast: warning: \(message)") }
 }
 
 /// Prints `xtoast: message` once and exits: the only place that decides an exit status.
@@ -131,7 +134,7 @@ builder.apply(resources: resources, preset: request.preset)
 if let configFile { builder.apply(file: configFile.file, path: configFile.path, preset: request.preset) }
 try! builder.apply(commandLine: parsed.options)  // already checked above
 for warning in builder.warnings { warn(warning) }
-let settings = builder.configuration
+var settings = builder.configuration
 
 if let preset = settings.preset, !builtIn {
     let known = Set(resources.compactMap(\.preset)).union(configFile?.file.sections.keys.map { $0 } ?? [])
@@ -147,7 +150,13 @@ if let icon = settings.icon {
     do {
         try ToastPainter.check(icon: icon, theme: iconTheme)
     } catch {
-        die(error.description, status: ExitStatus.failure)
+        // Asked for in this call, a bad icon is an error; from a file or the X resources (which
+        // any client can set) it must not silence every toast.
+        guard let origin = builder.origins["icon"], origin.source != .commandLine else {
+            die(error.description, status: ExitStatus.failure)
+        }
+        warn("\(origin.source): icon: \(error.description); showing the toast without it")
+        settings.icon = nil
     }
 }
 
@@ -179,7 +188,7 @@ var content = ToastContent(
 content.iconTheme = iconTheme
 
 if let path = settings.renderPNG {
-    let metrics = ToastMetrics(style: settings.style, scale: settings.scale ?? 1, monitorWidth: Style.headlessMonitorWidth)
+    let metrics = ToastMetrics(style: settings.style, scale: settings.scale ?? 1, monitor: Style.headlessMonitor)
     do {
         let painter = try ToastPainter(content: content, style: settings.style, metrics: metrics)
         if painter.markupFailed { warn(ToastPainter.markupWarning) }

@@ -310,4 +310,23 @@ struct ConfigurationBuilderTests {
         #expect(!builder.report.contains("detach"))
         #expect(!builder.report.contains("preset"))
     }
+
+    @Test("A file or resources full of bad lines report the first few and a count")
+    func warningsAreBounded() throws {
+        let lines = (1...5000).map { "nonsense\($0) = \u{1B}[2J" }.joined(separator: "\n")
+        let resources = (1...300).map { "xtoast.bogus\($0): 1" }.joined(separator: "\n")
+        let builder = try build(resources: resources, file: lines)
+        let limit = ConfigurationBuilder.warningsPerSource
+        #expect(builder.warnings.count == 2 * (limit + 1))
+        #expect(builder.warnings[limit] == "X resources: \(300 - limit) more problems not shown")
+        #expect(builder.warnings.last == "\(path): \(5000 - limit) more problems not shown")
+        #expect(builder.warnings[limit + 1].hasPrefix("\(path):1: "))
+    }
+
+    @Test("The report shows a value's control characters as escapes")
+    func reportEscapes() throws {
+        let builder = try build(file: "font = Sans\u{1B}]0;title\u{7} 12\n")
+        #expect(builder.report.contains("font         = Sans\\x1B]0;title\\x07 12"))
+        #expect(!builder.report.unicodeScalars.contains("\u{1B}"))
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Toast metrics")
 struct ToastMetricsTests {
-    let metrics = ToastMetrics(style: .toast, scale: 1, monitorWidth: 1920)
+    let metrics = ToastMetrics(style: .toast, scale: 1, monitor: Size(width: 1920, height: 1080))
 
     @Test("The toast design's numbers at scale 1")
     func designNumbers() {
@@ -17,7 +17,7 @@ struct ToastMetricsTests {
 
     @Test("By default the box is at most a third of the monitor wide", arguments: [1920, 1280, 1366, 1024, 2560, 3072, 3840, 5120, 7680])
     func defaultMaximumWidth(monitorWidth: Int) {
-        let m = ToastMetrics(style: .toast, scale: 1, monitorWidth: monitorWidth)
+        let m = ToastMetrics(style: .toast, scale: 1, monitor: Size(width: monitorWidth, height: 1080))
         #expect(m.maximumTextWidth + 2 * m.padding == monitorWidth / 3)
     }
 
@@ -38,8 +38,8 @@ struct ToastMetricsTests {
     func scaleTwo() {
         var style = Style.toast
         style.offset = Offset(x: 3, y: -4)
-        let one = ToastMetrics(style: style, scale: 1, monitorWidth: 1920)
-        let two = ToastMetrics(style: style, scale: 2, monitorWidth: 3840)
+        let one = ToastMetrics(style: style, scale: 1, monitor: Size(width: 1920, height: 1080))
+        let two = ToastMetrics(style: style, scale: 2, monitor: Size(width: 3840, height: 2160))
         #expect(two.padding == 2 * one.padding)
         #expect(two.minimumHeight == 2 * one.minimumHeight)
         #expect(two.margin == 2 * one.margin)
@@ -55,7 +55,7 @@ struct ToastMetricsTests {
 
     @Test("Fractional scales round lengths to whole pixels")
     func fractionalScale() {
-        let m = ToastMetrics(style: .toast, scale: 1.25, monitorWidth: 2400)
+        let m = ToastMetrics(style: .toast, scale: 1.25, monitor: Size(width: 2400, height: 1080))
         #expect(m.padding == 13)  // 12.5 rounds away from zero
         #expect(m.minimumHeight == 48)  // 47.5
         #expect(m.margin == 19)  // 18.75
@@ -78,24 +78,24 @@ struct ToastMetricsTests {
     func explicitMaximumWidth() {
         var style = Style.toast
         style.maximumWidth = 300
-        #expect(ToastMetrics(style: style, scale: 1, monitorWidth: 1920).maximumTextWidth == 280)
-        #expect(ToastMetrics(style: style, scale: 2, monitorWidth: 3840).maximumTextWidth == 560)
+        #expect(ToastMetrics(style: style, scale: 1, monitor: Size(width: 1920, height: 1080)).maximumTextWidth == 280)
+        #expect(ToastMetrics(style: style, scale: 2, monitor: Size(width: 3840, height: 2160)).maximumTextWidth == 560)
     }
 
     @Test("However wide it may be, the box fits on the monitor with its margins", arguments: [500.0, 1900, 5000, 100_000])
     func fitsOnMonitor(maximumWidth: Double) {
         var style = Style.toast
         style.maximumWidth = maximumWidth
-        let m = ToastMetrics(style: style, scale: 1, monitorWidth: 1920)
+        let m = ToastMetrics(style: style, scale: 1, monitor: Size(width: 1920, height: 1080))
         #expect(m.maximumTextWidth + 2 * m.padding <= 1920 - 2 * m.margin)
     }
 
     @Test("Some text always fits, however narrow the monitor or large the padding")
     func roomForText() {
-        #expect(ToastMetrics(style: .toast, scale: 1, monitorWidth: 60).maximumTextWidth >= 24)
+        #expect(ToastMetrics(style: .toast, scale: 1, monitor: Size(width: 60, height: 1080)).maximumTextWidth >= 24)
         var padded = Style.toast
         padded.padding = 500
-        #expect(ToastMetrics(style: padded, scale: 1, monitorWidth: 1920).maximumTextWidth >= 24)
+        #expect(ToastMetrics(style: padded, scale: 1, monitor: Size(width: 1920, height: 1080)).maximumTextWidth >= 24)
     }
 
     @Test("Negative padding and radius count as zero")
@@ -103,7 +103,7 @@ struct ToastMetricsTests {
         var style = Style.toast
         style.padding = -4
         style.cornerRadius = -3
-        let m = ToastMetrics(style: style, scale: 1, monitorWidth: 1920)
+        let m = ToastMetrics(style: style, scale: 1, monitor: Size(width: 1920, height: 1080))
         #expect(m.padding == 0)
         #expect(m.cornerRadius == 0)
     }

@@ -6,7 +6,9 @@ import XToastRender
 
 /// A painter for `content` in `style` at `scale`, on a 1920-logical-pixel-wide monitor.
 private func painter(_ content: ToastContent, style: Style = .toast, scale: Double = 1) throws -> ToastPainter {
-    try ToastPainter(content: content, style: style, metrics: ToastMetrics(style: style, scale: scale, monitorWidth: Int(1920 * scale)))
+    try ToastPainter(
+        content: content, style: style,
+        metrics: ToastMetrics(style: style, scale: scale, monitor: Size(width: Int(1920 * scale), height: Int(1080 * scale))))
 }
 
 private func painter(_ message: String, style: Style = .toast, scale: Double = 1) throws -> ToastPainter {
@@ -263,5 +265,85 @@ struct ContentRenderTests {
         // Scaled down to 20×20 after the padding.
         let pixels = PixelReader(try toast.image())
         #expect(pixels[20, toast.boxSize.height / 2].isNear(ARGB(alpha: 255, red: 255, green: 0, blue: 0), within: 2))
+    }
+
+    @Test("A FIFO, a device or a socket as the icon is refused at once, never read")
+    func iconsThatAreNotFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { removeTree(directory, files: ["fifo.png"]) }
+        #expect(mkfifo(directory + "/fifo.png", 0o600) == 0)
+        for (path, kind) in [(directory + "/fifo.png", "a FIFO"), ("/dev/zero", "a character device"), ("/dev/null", "a character device")]
+        {
+            #expect {
+                try ToastPainter.check(icon: .file(path))
+            } throws: { error in
+                (error as? RenderError)?.description == "cannot read icon \"\(path)\": \(kind), not a regular file"
+            }
+        }
+    }
+
+    @Test("A PNG that declares a huge size is refused before it is decoded")
+    func hugePNG() throws {
+        let directory = try temporaryDirectory()
+        defer { removeTree(directory, files: ["huge.png"]) }
+        // A valid signature and IHDR for 20000×20000, and nothing after: decoding would fail too,
+        // but only after allocating 1.6 GB.
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        bytes += [0, 0, 0x4E, 0x20, 0, 0, 0x4E, 0x20, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        try write(bytes, to: directory + "/huge.png")
+        #expect {
+            try ToastPainter.check(icon: .file(directory + "/huge.png"))
+        } throws: { error in
+            (error as? RenderError)?.description.hasSuffix("20000x20000 pixels, larger than 4096x4096") == true
+        }
+    }
+
+    @Test("A path may start with ~/, as users write it in config files and after --icon=")
+    func pathsInHome() throws {
+        let home = try #require(getenv("HOME").map { String(cString: $0) })
+        #expect(RegularFile.expandingHome("~/icons/a.png") == home + "/icons/a.png")
+        #expect(RegularFile.expandingHome("/tmp/~/a.png") == "/tmp/~/a.png")
+        #expect(RegularFile.expandingHome("~other/a.png") == "~other/a.png")
+    }
+
+    // MARK: Bounds, whatever the input
+
+    @Test(
+        "--max-lines counts lines across paragraphs, with markup or without",
+        arguments: [("", ""), ("<b>", "</b>")])
+    func maximumLinesInAll(open: String, close: String) throws {
+        func lines(_ count: Int) -> String { (1...count).map { "\(open)line \($0)\(close)" }.joined(separator: "\n") }
+        let markup = !open.isEmpty
+        let twelve = try painter(ToastContent(message: lines(12), markup: markup))
+        let many = try painter(ToastContent(message: lines(100), markup: markup))
+        #expect(!many.markupFailed)
+        #expect(many.boxSize.height == twelve.boxSize.height)
+        let thirteen = try painter(ToastContent(message: lines(13), markup: markup))
+        #expect(thirteen.boxSize.height == twelve.boxSize.height)
+        var three = Style.toast
+        three.maximumLines = 3
+        #expect(try painter(ToastContent(message: lines(100), markup: markup), style: three).boxSize.height < twelve.boxSize.height / 3)
+    }
+
+    @Test(
+        "The box is never larger than the monitor, whatever the text, padding, font or scale",
+        arguments: [
+            (2000, 10.0, "Sans 14", 2.0), (1, 1000, "Sans 14", 4), (1, 10, "Sans 1000", 4), (300, 10, "Sans 200", 1),
+            (1, 1000, "Sans 1000", 0.5),
+        ])
+    func boxFitsTheMonitor(lines: Int, padding: Double, font: String, scale: Double) throws {
+        var style = Style.toast
+        style.padding = padding
+        style.font = font
+        style.maximumLines = 1000
+        let monitor = Size(width: 1280, height: 720)
+        let metrics = ToastMetrics(style: style, scale: scale, monitor: monitor)
+        let text = (1...lines).map { "line \($0)" }.joined(separator: "\n")
+        for content in [ToastContent(message: text), ToastContent(message: text, title: text, progress: Progress(percent: 40))] {
+            let toast = try ToastPainter(content: content, style: style, metrics: metrics)
+            #expect(toast.boxSize.width <= monitor.width - 2 * metrics.margin)
+            #expect(toast.boxSize.height <= monitor.height - 2 * metrics.margin)
+            _ = try toast.image()
+        }
     }
 }

@@ -4,7 +4,9 @@ import XToastRender
 
 /// A painter for `content` in `style` at `scale`, on a 1920-logical-pixel-wide monitor.
 private func painter(_ content: ToastContent, style: Style = .toast, scale: Double = 1) throws -> ToastPainter {
-    try ToastPainter(content: content, style: style, metrics: ToastMetrics(style: style, scale: scale, monitorWidth: Int(1920 * scale)))
+    try ToastPainter(
+        content: content, style: style,
+        metrics: ToastMetrics(style: style, scale: scale, monitor: Size(width: Int(1920 * scale), height: Int(1080 * scale))))
 }
 
 private func painter(_ message: String, style: Style = .toast, scale: Double = 1) throws -> ToastPainter {

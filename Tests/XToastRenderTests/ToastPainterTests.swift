@@ -8,7 +8,8 @@ import XToastRender
 private func painter(_ message: String, style: Style = .toast, scale: Double = 1, monitorWidth: Int = 1920) -> ToastPainter {
     // Plain text with no icon cannot fail to lay out.
     try! ToastPainter(
-        content: ToastContent(message: message), style: style, metrics: ToastMetrics(style: style, scale: scale, monitorWidth: monitorWidth)
+        content: ToastContent(message: message), style: style,
+        metrics: ToastMetrics(style: style, scale: scale, monitor: Size(width: monitorWidth, height: 1080 * monitorWidth / 1920))
     )
 }
 

@@ -1,0 +1,32 @@
+/// What may reach the user's terminal. An error or warning quotes values that anyone may have
+/// written: arguments, paths, config values, X resources, the server's words. Raw, an escape
+/// sequence in one of them retitles or clears the terminal, and a newline splits the "one line".
+public enum TerminalText {
+    /// `text` with every C0 and C1 control character and DEL written as an escape (`\n`, `\t`,
+    /// `\r`, `\x1B`, `\u{9B}`), so that it prints as one inert line. Everything else, any
+    /// script included, is kept.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x80 && isControl(scalar): result += "\\x" + hex(scalar.value)
+            case _ where isControl(scalar): result += "\\u{" + hex(scalar.value) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return digits.count < 2 ? "0" + digits : digits
+    }
+}
