@@ -8,6 +8,9 @@ public struct ToastRequest: Sendable {
     public var style: Style
     public var duration: DisplayDuration
     public var monitor: MonitorChoice
+    /// Where `monitor` was set when it came from a config file or X resources (for a warning),
+    /// nil when it came from the command line or the defaults.
+    public var monitorOrigin: String?
     /// Logical-to-device pixel factor; nil reads `Xft.dpi` from the server's resources.
     public var scale: Double?
     /// nil uses `$DISPLAY`.
@@ -69,7 +72,7 @@ public final class ToastSession {
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
     public init(_ request: ToastRequest, display: XDisplay, wakeups: Wakeups, warn: @escaping (String) -> Void) throws(X11Error) {
-        self.request = request
+        var request = request
         self.wakeups = wakeups
         self.warn = warn
         self.display = display
@@ -80,7 +83,18 @@ public final class ToastSession {
         // the XSETTINGS manager are asked first, so that their answers come with the monitors.
         let compositor = display.askOwner(of: display.atoms.compositorSelection)
         let settingsManager = request.followsReducedMotion ? display.askOwner(of: display.atoms.xsettingsSelection) : nil
-        let targets = try Self.monitors(for: request.monitor, on: display)
+        let targets: [Monitor]
+        do throws(X11Error) {
+            targets = try Self.monitors(for: request.monitor, on: display)
+        } catch {
+            // A monitor named in a file may be unplugged today (a laptop off its dock): asked for
+            // in this call it is an error, from a file or the resources it must not silence toasts.
+            guard case .unknownMonitor = error, let origin = request.monitorOrigin else { throw error }
+            request.monitor = Configuration().monitor
+            warn("\(origin): monitor: \(error.description); showing it on the default monitor, \(request.monitor)")
+            targets = try Self.monitors(for: request.monitor, on: display)
+        }
+        self.request = request
         fresh = StartingView(
             targets: targets, composited: display.owner(compositor) != 0, settingsManager: settingsManager.map(display.owner))
         let at: Int?

@@ -209,6 +209,7 @@ do {
         stack: settings.stack)
     toast.rescheduleAfterZoneChange = reschedule
     toast.followStandardInput = settings.followStandardInput
+    if let origin = builder.origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
     toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
     if let runCommand {
         // Started once signals are blocked here, so that its end cannot be missed; it gets the

@@ -121,7 +121,7 @@ extension OnScreen {
             try runTool("xrdb", ["-remove"], display: server.name)
             let icon = try Data(contentsOf: URL(fileURLWithPath: try repositoryFile("Resources/toast.png")))
             _ = FileManager.default.createFile(atPath: home + "/icon.png", contents: icon)
-            let bad = try writeFile(Data("icon = /nonexistent/icon.png\nfont = Sans 100000\n".utf8), ".config")
+            let bad = try writeFile(Data("icon = /nonexistent/icon.png\nfont = Sans 100000\nmonitor = HDMI-9\n".utf8), ".config")
             let tilde = try writeFile(Data("icon = ~/icon.png\n".utf8), ".config")
             defer {
                 unlink(bad)
@@ -134,6 +134,8 @@ extension OnScreen {
                     "xtoast: warning: \(bad):2: font: invalid font \"Sans 100000\": the size must be from 1 to 1000\n"
                         + "xtoast: warning: \(bad):1: icon: cannot read icon \"/nonexistent/icon.png\": No such file or directory; "
                         + "showing the toast without it\n"
+                        + "xtoast: warning: \(bad):3: monitor: no monitor \"HDMI-9\" (monitors: 0 screen); "
+                        + "showing it on the default monitor, pointer\n"
                 ),
                 (tilde, ""),
             ]
