@@ -118,7 +118,7 @@ public struct ConfigurationBuilder: Sendable {
             let padded = definition.name.padding(to: 12)
             let line = "\(padded) = \(value)".padding(to: 40) + "  # \(origin?.source.description ?? Source.defaults.description)"
             // A value or path from a file or another client's resources may hold anything.
-            return TerminalText.escaped(line)
+            return TerminalText.line(line)
         }.joined(separator: "\n")
     }
 }

@@ -21,6 +21,18 @@ public enum TerminalText {
         return result
     }
 
+    /// A line's worth of characters: longer ones keep their beginning and end.
+    public static let lineLimit = 1000
+
+    /// `text` escaped as by `escaped`, and at most `lineLimit` characters: a value quoted in a
+    /// message may be a megabyte long, and what follows it says what was wrong.
+    public static func line(_ text: String) -> String {
+        let line = escaped(text)
+        guard line.count > lineLimit else { return line }
+        let half = lineLimit / 2
+        return line.prefix(half) + "…" + line.suffix(half - 1)
+    }
+
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }

@@ -11,9 +11,9 @@ enum ExitStatus {
 }
 
 /// One line on standard error, written whole, with any control character in the values it
-/// quotes made visible.
+/// quotes made visible and a huge value shortened.
 func printError(_ line: String) {
-    var text = TerminalText.escaped(line) + "\n"
+    var text = TerminalText.line(line) + "\n"
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }
 

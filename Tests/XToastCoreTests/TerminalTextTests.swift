@@ -29,4 +29,13 @@ struct TerminalTextTests {
         #expect(!result.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         #expect(!result.contains("\n"))
     }
+
+    @Test("A line keeps its beginning and end, at most lineLimit characters", arguments: [10, 999, 1000, 1001, 1_000_000])
+    func lineLimit(length: Int) {
+        let text = "invalid duration \"" + String(repeating: "x", count: length) + "\": expected seconds"
+        let line = TerminalText.line(text)
+        #expect(line.count == min(text.count, TerminalText.lineLimit))
+        #expect(line.hasPrefix("invalid duration \"x"))
+        #expect(line.hasSuffix("x\": expected seconds"))
+    }
 }

@@ -196,6 +196,9 @@ extension OnScreen {
             #expect(result.status == 64)
             #expect(result.stderr.hasPrefix("xtoast: invalid duration \"\\x1B]0;pwned\\x07\\n\\u{9B}2J\""), "\(result.stderr)")
             #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+            let long = try XToastProcess.run(["--radius", String(repeating: "9", count: 100_000), "Hello"], display: display)
+            #expect(long.status == 64)
+            #expect(long.stderr.count <= 1001 && long.stderr.hasSuffix("(see xtoast --help)\n"), "\(long.stderr.count) characters")
             let path = "/nonexistent/\u{1B}[2J\nconfig"
             let (_, missing) = try show(["--config", path, "Hello"], display: display, watcher: watcher)
             #expect(
