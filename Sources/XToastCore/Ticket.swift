@@ -89,14 +89,18 @@ public enum TicketQueue {
     /// More entries than this mean someone wrote garbage: the list is cut.
     public static let entryLimit = 1024
 
-    /// The queue without the `removed` entries, without 0, without duplicates, and cut at `entryLimit`.
+    /// A list is read this far to be rewritten, so that a rewrite keeps the entries past
+    /// `entryLimit` (more waiting toasts than that); anything longer is garbage.
+    public static let rewriteLimit = 65536
+
+    /// The queue without the `removed` entries, without 0, without duplicates, and cut at `limit`.
     ///
     /// A repeated id keeps its *last* place: the X server gives a new client the id range of
     /// one that left, so a new ticket can have the id of a dead entry still in the list, and
     /// its own place is where it was appended, at the end.
-    public static func pruned(_ entries: [UInt], removing removed: Set<UInt>) -> [UInt] {
+    public static func pruned(_ entries: [UInt], removing removed: Set<UInt>, limit: Int = entryLimit) -> [UInt] {
         var seen = Set<UInt>()
-        let kept = entries.prefix(entryLimit).reversed().filter { $0 != 0 && !removed.contains($0) && seen.insert($0).inserted }
+        let kept = entries.prefix(limit).reversed().filter { $0 != 0 && !removed.contains($0) && seen.insert($0).inserted }
         return kept.reversed()
     }
 

@@ -74,10 +74,12 @@ final class Coordinator {
                 replaces = plan.replaces
                 (replacedRect, replacedProgress) = (plan.shown?.rect, plan.shown?.progress)
                 if !replaces.isEmpty { display.setListProperty(ticket, display.atoms.replaces, type: Atom(XA_WINDOW), replaces) }
+                // One not yet on screen can go now; one on screen goes when ours is drawn. Told
+                // before the queue changes, so that it reads its command before it finds itself
+                // missing from the queue (and does not join again).
+                for old in replaces where !plan.onScreen.contains(old) { send(.replaced, to: old) }
                 writeQueue(plan.queue)
                 XUngrabServer(dpy)
-                // One not yet on screen can go now; one on screen goes when ours is drawn.
-                for old in replaces where !plan.onScreen.contains(old) { send(.replaced, to: old) }
                 XFlush(dpy)
                 return
             }
@@ -96,7 +98,10 @@ final class Coordinator {
             return (queue + [UInt(ticket)], [], nil, [])
         }
         let inherited = display.listProperty(same, display.atoms.replaces, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit) ?? []
-        let replaces = [same] + inherited.filter { $0 != ticket && isAlive($0) }
+        // Only tickets that still have our tag: a dead ticket's id may belong to a new,
+        // unrelated toast by now.
+        let candidates = inherited.filter { $0 != ticket }
+        let replaces = [same] + zip(candidates, display.tickets(candidates)).compactMap { $1?.tag == info.tag ? $0 : nil }
         let shown = replaces.compactMap { old in shownState(old).map { (old, $0) } }
         return (TicketQueue.replacing(same, with: UInt(ticket), in: queue), replaces, shown.first?.1, Set(shown.map(\.0)))
     }
@@ -125,12 +130,25 @@ final class Coordinator {
     }
 
     /// Rewrites a root list with our ticket at the end, under a grab: what was there is kept
-    /// when it is a list of windows, and replaced when it is garbage.
+    /// when it is a list of windows (less its dead entries), and replaced when it is garbage.
     private func appendUnderGrab(to list: Atom) {
-        XGrabServer(display.pointer)
-        writeList(list, display.readList(list) + [UInt(ticket)])
-        XUngrabServer(display.pointer)
-        XFlush(display.pointer)
+        rewrite(list) { $0 + [UInt(ticket)] }
+    }
+
+    /// Rewrites a root list under a server grab: without our ticket, without dead entries (all
+    /// asked about in one round trip), and then as `change` says. Returns how many dead
+    /// entries went.
+    @discardableResult
+    private func rewrite(_ list: Atom, _ change: ([UInt]) -> [UInt]) -> Int {
+        let dpy = display.pointer
+        XGrabServer(dpy)
+        let entries = TicketQueue.pruned(
+            display.readList(list, limit: TicketQueue.rewriteLimit), removing: [UInt(ticket)], limit: TicketQueue.rewriteLimit)
+        let dead = Set(zip(entries, display.tickets(entries.map { Window($0) })).compactMap { $1 == nil ? $0 : nil })
+        writeList(list, change(entries.filter { !dead.contains($0) }))
+        XUngrabServer(dpy)
+        XFlush(dpy)
+        return dead.count
     }
 
     /// Waits out a `--in`/`--at` delay in `_XTOAST_SCHEDULED`, where `--cancel-scheduled` finds it.
@@ -201,13 +219,7 @@ final class Coordinator {
     /// Rewrites a root list without our ticket and without dead entries, so that their ids
     /// (which the server gives to new clients) do not linger.
     private func removeTicket(from list: Atom) {
-        let dpy = display.pointer
-        XGrabServer(dpy)
-        let entries = display.readList(list)
-        let dead = Set(entries.filter { $0 != UInt(ticket) && !isAlive(Window($0)) })
-        writeList(list, TicketQueue.pruned(entries, removing: dead.union([UInt(ticket)])))
-        XUngrabServer(dpy)
-        XFlush(dpy)
+        rewrite(list) { $0 }
     }
 
     // MARK: Whose turn it is
@@ -224,19 +236,33 @@ final class Coordinator {
     /// Looks at the queue; while waiting, watches the ticket ahead so that its end (even by
     /// SIGKILL) wakes us through a DestroyNotify.
     func turn() -> Turn {
-        let queue = display.readQueue()
-        guard queue.contains(UInt(ticket)) else { return .dropped }
-        for entry in queue {
-            let window = Window(entry)
-            if window == ticket { return .mine }
-            // Select before checking: a ticket that dies after the check still sends the event.
-            if window != watched {
-                XSelectInput(display.pointer, window, StructureNotifyMask)
-                watched = window
-            }
-            if display.ticketInfo(window) != nil { return .waiting }
+        var queue = display.readQueue()
+        if !queue.contains(UInt(ticket)) && queue.count >= TicketQueue.entryLimit {
+            // We are past the part of the list anyone reads: dead entries go (garbage written
+            // there by some client); if every one is alive, we wait for the first to end.
+            if rewrite(display.atoms.queue, { $0 + [UInt(ticket)] }) > 0 { queue = display.readQueue() }
+            guard queue.contains(UInt(ticket)) else { return watch(Window(queue[0])) }
+        }
+        guard let position = queue.firstIndex(of: UInt(ticket)) else { return .dropped }
+        // The tickets ahead, a few at a time from the head (usually the first is alive): asked
+        // about together, after selecting their destruction, so that one that dies after the
+        // check still sends the event.
+        let ahead = queue[..<position].map { Window($0) }
+        for start in stride(from: 0, to: ahead.count, by: 32) {
+            let chunk = Array(ahead[start..<min(start + 32, ahead.count)])
+            for window in chunk where window != watched { XSelectInput(display.pointer, window, StructureNotifyMask) }
+            if let live = zip(chunk, display.tickets(chunk)).first(where: { $1 != nil }) { return watch(live.0) }
         }
         return .mine
+    }
+
+    /// Waits for `window` to go.
+    private func watch(_ window: Window) -> Turn {
+        if window != watched {
+            XSelectInput(display.pointer, window, StructureNotifyMask)
+            watched = window
+        }
+        return .waiting
     }
 
     /// Whether an event means the turn may have changed.
@@ -291,8 +317,6 @@ final class Coordinator {
         }
     }
 
-    private func isAlive(_ window: Window) -> Bool { display.ticketInfo(window) != nil }
-
     /// Where a ticket's toast is on screen, if it is.
     private func shownRect(_ window: Window) -> Rect? { shownState(window)?.rect }
 
@@ -313,23 +337,11 @@ extension XDisplay {
     /// The queue, or empty when absent or malformed.
     public func readQueue() -> [UInt] { readList(atoms.queue) }
 
-    /// A root list of tickets (`_XTOAST_QUEUE`, `_XTOAST_SCHEDULED`); empty when absent or malformed.
-    public func readList(_ list: Atom) -> [UInt] {
-        let entries = listProperty(root, list, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit)
-        return TicketQueue.pruned(entries ?? [], removing: [])
-    }
-
-    /// The live tickets among `entries`, in order, with what they say about themselves.
-    public func liveTickets(in entries: [UInt]) -> [(Window, Ticket)] {
-        entries.compactMap { entry in ticketInfo(Window(entry)).map { (Window(entry), $0) } }
-    }
-
-    /// A ticket's contents; nil when the window is gone, or is not an xtoast ticket (a dead
-    /// ticket's id may have been reused by some other window).
-    public func ticketInfo(_ window: Window) -> Ticket? {
-        guard let bytes = property(window, atoms.ticket, type: atoms.utf8String, format: 8, limit: Ticket.byteLimit)
-        else { return nil }
-        return Ticket(decoding: bytes)
+    /// A root list of tickets (`_XTOAST_QUEUE`, `_XTOAST_SCHEDULED`), its first `limit`
+    /// entries; empty when absent or malformed.
+    public func readList(_ list: Atom, limit: Int = TicketQueue.entryLimit) -> [UInt] {
+        let entries = listProperty(root, list, type: Atom(XA_WINDOW), limit: limit)
+        return TicketQueue.pruned(entries ?? [], removing: [], limit: limit)
     }
 
     /// Sends `command` to the live tickets that `select` picks from the queue; returns how many.

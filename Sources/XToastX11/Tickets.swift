@@ -1,0 +1,50 @@
+import CX11
+import Glibc
+import XToastCore
+
+extension XDisplay {
+    /// What each window says as a ticket, nil for one that is not a ticket: gone, not an
+    /// `InputOnly` window (the root is not one, so a ticket property written there never blocks
+    /// the queue for ever), or without a valid `_XTOAST_TICKET`. All the questions go out
+    /// together through XCB: one round trip for any number of windows, where asking one by one
+    /// took one each (a long queue over `ssh -X`).
+    public func tickets(_ windows: [Window]) -> [Ticket?] {
+        let longs = UInt32((Ticket.byteLimit + 3) / 4)
+        let questions = windows.map { window in
+            let id = xcb_window_t(truncatingIfNeeded: window)
+            // An id past 32 bits comes from garbage: the truncated id must not be asked about.
+            return window == UInt(id) && window != 0
+                ? (
+                    xcb_get_window_attributes(connection, id),
+                    xcb_get_property(connection, 0, id, xcb_atom_t(atoms.ticket), xcb_atom_t(atoms.utf8String), 0, longs)
+                ) : nil
+        }
+        return questions.map { question in
+            guard let (attributesQuestion, propertyQuestion) = question else { return nil }
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            let attributes = xcb_get_window_attributes_reply(connection, attributesQuestion, &error)
+            free(error)
+            error = nil
+            let property = xcb_get_property_reply(connection, propertyQuestion, &error)
+            defer {
+                free(attributes)
+                free(property)
+                free(error)
+            }
+            guard let attributes, attributes.pointee._class == UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue), let property,
+                property.pointee.type == xcb_atom_t(atoms.utf8String), property.pointee.format == 8,
+                property.pointee.bytes_after == 0, let value = xcb_get_property_value(property)
+            else { return nil }
+            let count = Int(xcb_get_property_value_length(property))
+            return Ticket(decoding: UnsafeRawBufferPointer(start: value, count: count))
+        }
+    }
+
+    /// A ticket's contents; nil when the window is not a live ticket (see `tickets`).
+    public func ticketInfo(_ window: Window) -> Ticket? { tickets([window])[0] }
+
+    /// The live tickets among `entries`, in order, with what they say about themselves.
+    public func liveTickets(in entries: [UInt]) -> [(Window, Ticket)] {
+        zip(entries, tickets(entries.map { Window($0) })).compactMap { entry, ticket in ticket.map { (Window(entry), $0) } }
+    }
+}
