@@ -76,7 +76,9 @@ public final class XDisplay {
     /// other clients: they are collected, never fatal. A lost connection is fatal and said once.
     private static func installErrorHandlers() {
         XSetErrorHandler { _, event in
-            if let event { trappedErrors.append(event.pointee.error_code) }
+            // Bounded: a long wait beside other clients' dying windows collects errors that
+            // nobody asks about until the next `trapErrors`.
+            if let event, trappedErrors.count < 64 { trappedErrors.append(event.pointee.error_code) }
             return 0
         }
         XSetIOErrorHandler { _ in
