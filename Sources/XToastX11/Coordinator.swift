@@ -116,6 +116,8 @@ final class Coordinator {
             warn("this toast was missing from _XTOAST_QUEUE; queued again")
         }
         appendUnderGrab(to: display.atoms.queue)
+        // Whoever waits for us (from where we were before) looks again.
+        touch()
     }
 
     /// Appends our ticket to a root list in one atomic request. It fails (BadMatch) only if
@@ -240,37 +242,63 @@ final class Coordinator {
         if !queue.contains(UInt(ticket)) && queue.count >= TicketQueue.entryLimit {
             // We are past the part of the list anyone reads: dead entries go (garbage written
             // there by some client); if every one is alive, we wait for the first to end.
-            if rewrite(display.atoms.queue, { $0 + [UInt(ticket)] }) > 0 { queue = display.readQueue() }
+            if rewrite(display.atoms.queue, { $0 + [UInt(ticket)] }) > 0 {
+                touch()
+                queue = display.readQueue()
+            }
             guard queue.contains(UInt(ticket)) else { return watch(Window(queue[0])) }
         }
         guard let position = queue.firstIndex(of: UInt(ticket)) else { return .dropped }
-        // The tickets ahead, a few at a time from the head (usually the first is alive): asked
-        // about together, after selecting their destruction, so that one that dies after the
-        // check still sends the event.
-        let ahead = queue[..<position].map { Window($0) }
-        for start in stride(from: 0, to: ahead.count, by: 32) {
-            let chunk = Array(ahead[start..<min(start + 32, ahead.count)])
-            for window in chunk where window != watched { XSelectInput(display.pointer, window, StructureNotifyMask) }
+        // The nearest live ticket ahead is the one to wait for: when the toast on screen ends,
+        // only the one right behind it wakes, not every waiter. Looked for backwards, in batches
+        // that double (the nearest is usually alive; dead entries take a few round trips),
+        // asked about together after selecting their events, so that one that dies after the
+        // check still sends its DestroyNotify.
+        let ahead = queue[..<position].reversed().map { Window($0) }
+        var start = 0
+        var size = 1
+        while start < ahead.count {
+            let chunk = Array(ahead[start..<min(start + size, ahead.count)])
+            for window in chunk where window != watched { XSelectInput(display.pointer, window, Self.waitMask) }
             if let live = zip(chunk, display.tickets(chunk)).first(where: { $1 != nil }) { return watch(live.0) }
+            start += size
+            size *= 2
         }
         return .mine
     }
 
-    /// Waits for `window` to go.
+    /// What a waiting process hears of the ticket it waits for: its end, and its touches.
+    private static let waitMask = StructureNotifyMask | PropertyChangeMask
+
+    /// Waits for `window` to go. A new choice is announced by touching our ticket: whoever waits
+    /// for us looks again, so that waits never go round in a circle after some client reordered
+    /// the queue.
     private func watch(_ window: Window) -> Turn {
         if window != watched {
-            XSelectInput(display.pointer, window, StructureNotifyMask)
+            if watched != 0 { XSelectInput(display.pointer, watched, NoEventMask) }
+            XSelectInput(display.pointer, window, Self.waitMask)
             watched = window
+            touch()
         }
         return .waiting
     }
 
-    /// Whether an event means the turn may have changed.
+    /// Writes our ticket again (the same bytes): a PropertyNotify for whoever waits for us.
+    private func touch() {
+        let bytes = info.encoded
+        XChangeProperty(
+            display.pointer, ticket, display.atoms.ticket, display.atoms.utf8String, 8, PropModeReplace, bytes, Int32(bytes.count))
+    }
+
+    /// Whether an event means the turn may have changed: the ticket we wait for ended or was
+    /// touched. Changes to the queue itself do not wake a waiter: the ones that matter end a
+    /// ticket (a replacement is told first) or touch it (a ticket that joins again).
     func affectsTurn(_ event: inout XEvent) -> Bool {
+        guard watched != 0 else { return false }
         switch event.type {
-        case PropertyNotify: event.xproperty.window == display.root && event.xproperty.atom == display.atoms.queue
-        case DestroyNotify: event.xdestroywindow.window == watched && watched != 0
-        default: false
+        case PropertyNotify: return event.xproperty.window == watched && event.xproperty.atom == display.atoms.ticket
+        case DestroyNotify: return event.xdestroywindow.window == watched
+        default: return false
         }
     }
 

@@ -114,8 +114,10 @@ public final class ToastSession {
     /// shows the toast and returns how it ended.
     public func run(queued: (() -> Void)? = nil) throws(X11Error) -> Outcome {
         let dpy = display.pointer
-        // Queue changes arrive as PropertyNotify on the root.
-        XSelectInput(dpy, display.root, PropertyChangeMask)
+        // A stacked toast follows the stack's list on the root; a queued one waits for the
+        // ticket ahead of it (`Coordinator.turn`), and every other waiter sleeps through
+        // changes to the queue.
+        XSelectInput(dpy, display.root, request.stack ? PropertyChangeMask : NoEventMask)
         defer { coordinator.leave() }
         if let command = request.command {
             if let ending = waitOutGrace(of: command) { return ending }
@@ -197,9 +199,10 @@ public final class ToastSession {
                 switch coordinator.turn() {
                 case .mine: showing = try show(morphingFrom: nil)
                 case .dropped:
-                    // Join again rather than vanish.
+                    // Join again rather than vanish, and look at once: nothing else will wake us.
                     coordinator.rejoin()
                     turnMayHaveChanged = true
+                    continue
                 case .waiting:
                     // The pointer may move while we wait: look again when our turn comes.
                     fresh = nil

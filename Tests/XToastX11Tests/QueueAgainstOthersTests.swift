@@ -75,5 +75,36 @@ extension OnScreen {
             #expect(result.stdout == "expired\n")
             try expectOthersStillShow(display, watcher)
         }
+
+        /// Another client deleting or reordering the queue while a toast shows: the toasts
+        /// waiting behind it wait for it to end all the same, then show in order.
+        @Test(arguments: ["delete", "reorder"])
+        func aQueueChangedUnderAShowingToastStillWaitsForIt(change: String) throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let showing = try XToastProcess(["--duration", "sticky", "Showing"], display: display)
+            let window = try #require(try watcher.waitForToasts().first)
+            let waiting = try XToastProcess(Self.quick + ["Waiting"], display: display)
+            try waitForQueue(watcher, length: 2)
+            if change == "delete" {
+                XDeleteProperty(watcher.display, watcher.root, watcher.atom("_XTOAST_QUEUE"))
+            } else {
+                let reordered = Array(watcher.queue().reversed())
+                watcher.setRootProperty(
+                    "_XTOAST_QUEUE", type: Atom(XA_WINDOW), format: 32, bytes: reordered.withUnsafeBytes { Array($0) },
+                    count: reordered.count)
+            }
+            XSync(watcher.display, 0)
+            // Nothing may map while the first toast is up. Absence has no event to wait for: a
+            // second is ten times what a waiting toast took to show over it.
+            let deadline = Date().addingTimeInterval(1)
+            while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
+                #expect(!(event.type == MapNotify && event.xmap.override_redirect != 0), "a toast showed over the first")
+            }
+            showing.signal(SIGUSR1)
+            try watcher.waitForDestroy(window)
+            #expect(try waiting.wait().stdout == "expired\n")
+            #expect(try showing.wait().status == 0)
+            try expectOthersStillShow(display, watcher)
+        }
     }
 }
