@@ -101,8 +101,12 @@ public final class XDisplay {
     }
 
     /// The resource database string (`xrdb`'s), read when the connection opened: no round trip.
+    /// Any client can write it: only its first MiB is looked at, as with a config file.
     public var resourceString: String? {
-        XResourceManagerString(pointer).map { String(cString: $0) }
+        XResourceManagerString(pointer).map { text in
+            let bytes = UnsafeRawBufferPointer(start: text, count: strnlen(text, 1 << 20))
+            return MessageText.decode(bytes).text
+        }
     }
 
     /// The XSETTINGS manager's settings property, nil when no manager runs (a round trip to
