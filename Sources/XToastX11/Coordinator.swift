@@ -94,16 +94,28 @@ final class Coordinator {
     private func placeWithTag(in queue: [UInt]) -> (
         queue: [UInt], replaces: [Window], shown: (rect: Rect, progress: Double?)?, onScreen: Set<Window>
     ) {
-        guard let (same, _) = display.liveTickets(in: queue).first(where: { $0.1.tag == info.tag }) else {
-            return (queue + [UInt(ticket)], [], nil, [])
+        // The queue's tickets in one round trip; the few ids a replaced ticket inherited, if any,
+        // one by one.
+        var known = Dictionary(uniqueKeysWithValues: zip(queue, display.tickets(queue.map { Window($0) })))
+        var shownStates: [UInt: (rect: Rect, progress: Double?)?] = [:]
+        func shown(_ id: UInt) -> (rect: Rect, progress: Double?)? {
+            if let cached = shownStates[id] { return cached }
+            shownStates[id] = shownState(Window(id))
+            return shownStates[id] ?? nil
         }
-        let inherited = display.listProperty(same, display.atoms.replaces, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit) ?? []
-        // Only tickets that still have our tag: a dead ticket's id may belong to a new,
-        // unrelated toast by now.
-        let candidates = inherited.filter { $0 != ticket }
-        let replaces = [same] + zip(candidates, display.tickets(candidates)).compactMap { $1?.tag == info.tag ? $0 : nil }
-        let shown = replaces.compactMap { old in shownState(old).map { (old, $0) } }
-        return (TicketQueue.replacing(same, with: UInt(ticket), in: queue), replaces, shown.first?.1, Set(shown.map(\.0)))
+        let plan = QueueProtocol.placement(
+            of: UInt(ticket), tag: info.tag, in: queue,
+            ticket: { id in
+                if let cached = known[id] { return cached }
+                known[id] = display.ticketInfo(Window(id))
+                return known[id] ?? nil
+            },
+            isShown: { shown($0) != nil },
+            inherited: {
+                display.listProperty(Window($0), display.atoms.replaces, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit) ?? []
+            })
+        let onScreen = plan.replaces.compactMap { old in shown(old).map { (Window(old), $0) } }
+        return (plan.queue, plan.replaces.map { Window($0) }, onScreen.first?.1, Set(onScreen.map(\.0)))
     }
 
     /// Joins again after `turn` found us missing: someone wrote garbage over the queue (our
@@ -226,18 +238,9 @@ final class Coordinator {
 
     // MARK: Whose turn it is
 
-    enum Turn: Equatable {
-        /// We are the first live ticket: show.
-        case mine
-        /// Someone is ahead: wait for the queue to change or that ticket to go.
-        case waiting
-        /// We are no longer in the queue (replaced, or the queue was cleared).
-        case dropped
-    }
-
     /// Looks at the queue; while waiting, watches the ticket ahead so that its end (even by
     /// SIGKILL) wakes us through a DestroyNotify.
-    func turn() -> Turn {
+    func turn() -> QueueProtocol.Turn {
         var queue = display.readQueue()
         if !queue.contains(UInt(ticket)) && queue.count >= TicketQueue.entryLimit {
             // We are past the part of the list anyone reads: dead entries go (garbage written
@@ -246,25 +249,31 @@ final class Coordinator {
                 touch()
                 queue = display.readQueue()
             }
-            guard queue.contains(UInt(ticket)) else { return watch(Window(queue[0])) }
+            guard queue.contains(UInt(ticket)) else {
+                watch(Window(queue[0]))
+                return .waitFor(queue[0])
+            }
         }
-        guard let position = queue.firstIndex(of: UInt(ticket)) else { return .dropped }
-        // The nearest live ticket ahead is the one to wait for: when the toast on screen ends,
-        // only the one right behind it wakes, not every waiter. Looked for backwards, in batches
-        // that double (the nearest is usually alive; dead entries take a few round trips),
-        // asked about together after selecting their events, so that one that dies after the
-        // check still sends its DestroyNotify.
-        let ahead = queue[..<position].reversed().map { Window($0) }
-        var start = 0
-        var size = 1
-        while start < ahead.count {
-            let chunk = Array(ahead[start..<min(start + size, ahead.count)])
-            for window in chunk where window != watched { XSelectInput(display.pointer, window, Self.waitMask) }
-            if let live = zip(chunk, display.tickets(chunk)).first(where: { $1 != nil }) { return watch(live.0) }
-            start += size
-            size *= 2
+        // The entries ahead are asked about in batches that double (the nearest is usually
+        // alive; dead entries take a few round trips), together, after selecting their events,
+        // so that one that dies after the check still sends its DestroyNotify.
+        let ahead = QueueProtocol.ahead(of: UInt(ticket), in: queue)
+        var known: [UInt: Ticket?] = [:]
+        var asked = 0
+        var batch = 1
+        // The shown toasts we replace stay ahead of us until ours is drawn over them.
+        let turn = QueueProtocol.turn(ahead: ahead, tag: info.tag, replacing: Set(replaces.map { UInt($0) })) { entry in
+            if known[entry] == nil, let ahead {
+                let chunk = ahead[asked..<min(asked + batch, ahead.count)].map { Window($0) }
+                for window in chunk where window != watched { XSelectInput(display.pointer, window, Self.waitMask) }
+                for (window, info) in zip(chunk, display.tickets(chunk)) { known[UInt(window)] = info }
+                asked += chunk.count
+                batch *= 2
+            }
+            return known[entry] ?? nil
         }
-        return .mine
+        if case .waitFor(let window) = turn { watch(Window(window)) }
+        return turn
     }
 
     /// What a waiting process hears of the ticket it waits for: its end, and its touches.
@@ -273,14 +282,12 @@ final class Coordinator {
     /// Waits for `window` to go. A new choice is announced by touching our ticket: whoever waits
     /// for us looks again, so that waits never go round in a circle after some client reordered
     /// the queue.
-    private func watch(_ window: Window) -> Turn {
-        if window != watched {
-            if watched != 0 { XSelectInput(display.pointer, watched, NoEventMask) }
-            XSelectInput(display.pointer, window, Self.waitMask)
-            watched = window
-            touch()
-        }
-        return .waiting
+    private func watch(_ window: Window) {
+        guard window != watched else { return }
+        if watched != 0 { XSelectInput(display.pointer, watched, NoEventMask) }
+        XSelectInput(display.pointer, window, Self.waitMask)
+        watched = window
+        touch()
     }
 
     /// Writes our ticket again (the same bytes): a PropertyNotify for whoever waits for us.
@@ -297,7 +304,12 @@ final class Coordinator {
         guard watched != 0 else { return false }
         switch event.type {
         case PropertyNotify: return event.xproperty.window == watched && event.xproperty.atom == display.atoms.ticket
-        case DestroyNotify: return event.xdestroywindow.window == watched
+        case DestroyNotify:
+            guard event.xdestroywindow.window == watched else { return false }
+            // Our selection went with the window, and the server may give its id to a new
+            // client's ticket: the next look selects afresh, even on the same id.
+            watched = 0
+            return true
         default: return false
         }
     }

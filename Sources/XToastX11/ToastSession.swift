@@ -198,12 +198,12 @@ public final class ToastSession {
                 turnMayHaveChanged = false
                 switch coordinator.turn() {
                 case .mine: showing = try show(morphingFrom: nil)
-                case .dropped:
+                case .missing:
                     // Join again rather than vanish, and look at once: nothing else will wake us.
                     coordinator.rejoin()
                     turnMayHaveChanged = true
                     continue
-                case .waiting:
+                case .waitFor:
                     // The pointer may move while we wait: look again when our turn comes.
                     fresh = nil
                 }
