@@ -30,6 +30,11 @@ func usageError(_ message: String) -> Never {
     die(message + " (see xtoast --help)", status: ExitStatus.usage)
 }
 
+// 0. The process: no closed standard descriptor for the X connection to take, and output
+//    to a reader that went away is an error to report (EPIPE), not a silent death by SIGPIPE.
+Output.occupyClosedStandardDescriptors()
+signal(SIGPIPE, SIG_IGN)
+
 // 1. The command line alone: checked first, so that a typo is a usage error even where there
 //    is no display, and so that --config, --preset and --display are known.
 let parsed: CommandLineParser.Parsed
@@ -44,16 +49,16 @@ let request = commandLineOnly.configuration
 
 switch request.mode {
 case .help:
-    print(Documentation.help, terminator: "")
+    Output.write(Documentation.help)
     exit(ExitStatus.success)
 case .version:
-    print(Documentation.version)
+    Output.write(Documentation.version + "\n")
     exit(ExitStatus.success)
 case .generateManual:
-    print(Documentation.manual, terminator: "")
+    Output.write(Documentation.manual)
     exit(ExitStatus.success)
 case .generateCompletion(let shell):
-    print(Documentation.completion(for: shell), terminator: "")
+    Output.write(Documentation.completion(for: shell))
     exit(ExitStatus.success)
 case .show:
     // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
@@ -152,9 +157,10 @@ if let icon = settings.icon {
 }
 
 if settings.mode == .printConfig {
-    print(builder.report)
-    if let displayError { print("# X resources not read: \(displayError.description)") }
-    if let configFile { print("# config file: \(configFile.path)") } else { print("# no config file read") }
+    var report = builder.report + "\n"
+    if let displayError { report += "# X resources not read: \(displayError.description)\n" }
+    report += configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
+    Output.write(report)
     exit(ExitStatus.success)
 }
 
@@ -216,6 +222,6 @@ do {
 } catch {
     die(error.description, status: ExitStatus.failure)
 }
-if settings.printOutcome { print(outcome.word(action: settings.action)) }
+if settings.printOutcome { Output.write(outcome.word(action: settings.action) + "\n") }
 // With --run, the command's status is ours.
 exit(commandStatus ?? outcome.exitStatus(action: settings.action))

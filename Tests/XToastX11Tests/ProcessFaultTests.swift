@@ -1,0 +1,60 @@
+import CX11
+import Foundation
+import Testing
+
+/// Faults of the process's surroundings: closed standard descriptors, output that cannot be
+/// written, a small stack. Same promise as the rest of the fault suite.
+extension OnScreen.Faults {
+    /// A descriptor the caller closed is not taken by the X connection: `-b` with standard
+    /// input closed still shows its toast, and a warning with standard error closed does not
+    /// go into the X protocol.
+    @Test(arguments: [
+        (["-b", "Input closed"], "<&-"),
+        (["--markup", "<b>Error closed"], "2>&-"),
+    ])
+    func aClosedStandardDescriptorIsNotTheConnection(arguments: [String], redirection: String) throws {
+        let (display, watcher) = try prepareSharedDisplay()
+        let toast = try XToastProcess(
+            ["--fade-in", "0", "--duration", "0.2", "--fade-out", "0"] + arguments, display: display,
+            viaShell: #"exec "$0" "$@" "# + redirection)
+        let window = try #require(try watcher.waitForToasts().first, "no toast with \(redirection)")
+        try watcher.waitForDestroy(window)
+        #expect(try toast.wait().status == 0)
+        try expectOthersStillShow(display, watcher)
+    }
+
+    /// Output that is lost is one line and status 1: a full disk, a closed descriptor, a reader
+    /// that went away (no silent death by SIGPIPE, no status 0).
+    @Test(arguments: ["full disk", "closed", "reader gone"])
+    func outputThatCannotBeWrittenIsOneLine(kind: String) throws {
+        let result: XToastProcess.Result
+        let reason: String
+        switch kind {
+        case "full disk":
+            result = try XToastProcess(["--version"], display: nil, viaShell: #"exec "$0" "$@" >/dev/full"#).wait()
+            reason = "No space left on device"
+        case "closed":
+            // The outcome, at the end of a toast shown with standard output closed.
+            let (display, watcher) = try prepareSharedDisplay()
+            let toast = try XToastProcess(
+                ["--fade-in", "0", "--duration", "0.1", "--fade-out", "0", "--print-outcome", "Output closed"], display: display,
+                viaShell: #"exec "$0" "$@" >&-"#)
+            let window = try #require(try watcher.waitForToasts().first)
+            try watcher.waitForDestroy(window)
+            result = try toast.wait()
+            reason = "Bad file descriptor"
+            try expectOthersStillShow(display, watcher)
+        default:
+            // A pipe whose reader has closed it before xtoast starts (`xtoast --help | true`,
+            // without the race), with the default SIGPIPE action.
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw TestFailure("cannot make a pipe") }
+            close(ends[0])
+            defer { close(ends[1]) }
+            result = try XToastProcess(["--help"], display: nil, stdoutDescriptor: ends[1]).wait()
+            reason = "Broken pipe"
+        }
+        #expect(result.status == 1, "\(kind): status \(result.status)")
+        #expect(result.stderr == "xtoast: cannot write to standard output: \(reason)\n", "\(kind)")
+    }
+}
