@@ -61,6 +61,12 @@ case .generateCompletion(let shell):
     Output.write(Documentation.completion(for: shell))
     exit(ExitStatus.success)
 case .show:
+    // Checked before anything draws: too small a stack would end in SIGSEGV without a word.
+    do {
+        try DrawingStack.ensure()
+    } catch {
+        die(error.description, status: ExitStatus.failure)
+    }
     // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
     if !request.detach { startLoadingFonts() }
 case .dismiss, .dismissAll, .cancelScheduled, .printConfig:
