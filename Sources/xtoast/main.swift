@@ -121,6 +121,12 @@ if request.mode == .show, let command = runCommand {
 
 // 3. The other sources: X resources (from the server, when there is one) and the config file.
 let needsDisplay = request.renderPNG == nil
+if request.mode == .show && request.detach && needsDisplay {
+    // Before connecting, so that the caller never waits on the server: it waits (bounded) for
+    // the child's word that the toast is queued, or for its error.
+    Detach.start()
+    startLoadingFonts()
+}
 var display: XDisplay?
 var displayError: X11Error?
 if needsDisplay {
@@ -223,7 +229,7 @@ do {
     }
     // The session (and with it the window) is gone before the exit below.
     let session = try ToastSession(toast, display: display!, wakeups: wakeups, warn: warn)
-    outcome = try session.run(queued: settings.detach ? { Detach.now() } : nil)
+    outcome = try session.run(queued: Detach.isChild ? { Detach.queued() } : nil)
     commandStatus = session.commandStatus
 } catch {
     die(error.description, status: ExitStatus.failure)
