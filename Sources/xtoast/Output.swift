@@ -27,6 +27,12 @@ enum Output {
             while done < bytes.count {
                 let count = Glibc.write(1, start + done, bytes.count - done)
                 if count < 0 && errno == EINTR { continue }
+                if count < 0 && errno == EAGAIN {
+                    // A non-blocking descriptor from the caller: wait until the reader takes more.
+                    var descriptor = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, -1)
+                    continue
+                }
                 // SIGPIPE is ignored (main): a reader that went away is EPIPE here.
                 guard count > 0 else { return count < 0 ? errno : EIO }
                 done += count

@@ -60,6 +60,43 @@ extension OnScreen.Faults {
 }
 
 extension OnScreen.Faults {
+    /// Standard output that the caller made non-blocking (as some runtimes do with their pipes)
+    /// and a reader slower than xtoast: everything arrives, nothing is dropped at EAGAIN.
+    @Test func aNonBlockingPipeGetsTheWholeOutput() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw TestFailure("cannot make a pipe") }
+        defer { close(ends[0]) }
+        // The smallest pipe (one page), so that the manual page does not fit at once.
+        _ = fcntl(ends[1], 1031 /* F_SETPIPE_SZ, a GNU name Swift does not see */, 4096)
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        let toast = try XToastProcess(["--generate-manual"], display: nil, stdoutDescriptor: ends[1])
+        close(ends[1])
+        // Read only once xtoast has filled the pipe (a write would now be EAGAIN), then to the end.
+        var waiting = 0
+        var queued: Int32 = 0
+        while waiting < 1000 && (ioctl(ends[0], UInt(FIONREAD), &queued) != 0 || queued < 4096) {
+            // The pipe's fill is no event to wait on: it is polled, bounded.
+            usleep(5_000)
+            waiting += 1
+        }
+        #expect(queued == 4096, "the pipe never filled")
+        var descriptor = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            guard poll(&descriptor, 1, 1000) > 0 else { continue }
+            let count = read(ends[0], &buffer, buffer.count)
+            guard count > 0 else { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        let result = try toast.wait()
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let expected = try XToastProcess.run(["--generate-manual"], display: nil).stdout
+        #expect(received.count > 4096 && String(decoding: received, as: UTF8.self) == expected, "got \(received.count) bytes")
+    }
+
     /// A stack limit too small to draw (`ulimit -s 64`; fontconfig and FreeType need more) is
     /// one line and status 1 before anything is queued, not SIGSEGV; when only the soft limit
     /// is that low (`ulimit -S -s 64`), it is raised and the toast shows.
