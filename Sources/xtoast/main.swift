@@ -30,8 +30,16 @@ func usageError(_ message: String) -> Never {
     die(message + " (see xtoast --help)", status: ExitStatus.usage)
 }
 
-// 0. The process: no closed standard descriptor for the X connection to take, and output
-//    to a reader that went away is an error to report (EPIPE), not a silent death by SIGPIPE.
+// 0. The process. Too small a stack would end in SIGSEGV without a word once drawing starts:
+//    with a limit that cannot be raised, the program runs again from here on a stack of its
+//    own (first, while it has used the least of the small one). No closed standard descriptor
+//    for the X connection to take, and output to a reader that went away is an error to
+//    report (EPIPE), not a silent death by SIGPIPE.
+do {
+    try DrawingStack.ensure(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+} catch {
+    die(error.description, status: ExitStatus.failure)
+}
 Output.occupyClosedStandardDescriptors()
 signal(SIGPIPE, SIG_IGN)
 
@@ -61,12 +69,6 @@ case .generateCompletion(let shell):
     Output.write(Documentation.completion(for: shell))
     exit(ExitStatus.success)
 case .show:
-    // Checked before anything draws: too small a stack would end in SIGSEGV without a word.
-    do {
-        try DrawingStack.ensure()
-    } catch {
-        die(error.description, status: ExitStatus.failure)
-    }
     // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
     if !request.detach { startLoadingFonts() }
 case .dismiss, .dismissAll, .cancelScheduled, .printConfig:
