@@ -1,4 +1,5 @@
 import Glibc
+import XToastRender
 import XToastX11
 
 /// `--detach`: the caller gets its exit status as soon as the toast is queued, and the toast
@@ -56,10 +57,12 @@ enum Detach {
     }
 
     /// In the child, once the toast is queued: tells the parent, and from now on nobody is
-    /// waiting for its errors.
+    /// waiting for its errors. Fonts start loading only now: before, Pango's thread would take
+    /// CPU from getting the toast queued, which is what the caller waits for.
     static func queued() {
         var mark = queuedMark
         _ = write(2, &mark, 1)
+        startLoadingFonts()
         let null = open("/dev/null", O_WRONLY)
         if null >= 0 {
             dup2(null, 2)

@@ -127,7 +127,6 @@ if request.mode == .show && request.detach && needsDisplay {
     // Before connecting, so that the caller never waits on the server: it waits (bounded) for
     // the child's word that the toast is queued, or for its error.
     Detach.start()
-    startLoadingFonts()
 }
 var display: XDisplay?
 var displayError: X11Error?
