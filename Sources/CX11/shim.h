@@ -76,6 +76,14 @@ static inline struct xtoast_watchdog *xtoast_watchdog_state(void) {
 static inline void xtoast_watchdog_fire(int signal) {
     (void)signal;
     struct xtoast_watchdog *dog = xtoast_watchdog_state();
+    /* Stopped past the deadline, the process gets SIGALRM and SIGCONT together on resuming, and
+     * SIGALRM (the lower number) first: SIGCONT, blocked during this handler, is then pending.
+     * The stop was not the server's silence. */
+    sigset_t pending;
+    if (sigpending(&pending) == 0 && sigismember(&pending, SIGCONT)) {
+        alarm(dog->seconds);
+        return;
+    }
     int line = dog->connected ? 1 : 0;
     ssize_t written = write(dog->descriptor, dog->lines[line], dog->lengths[line]);
     (void)written;
@@ -104,6 +112,7 @@ static inline void xtoast_watchdog_start(unsigned seconds, const char *connectin
     struct sigaction action;
     memset(&action, 0, sizeof action);
     sigemptyset(&action.sa_mask);
+    sigaddset(&action.sa_mask, SIGCONT);
     action.sa_flags = SA_RESTART;
     action.sa_handler = xtoast_watchdog_fire;
     sigaction(SIGALRM, &action, NULL);

@@ -98,7 +98,7 @@ public final class XDisplay {
             if standardError >= 0 { close(standardError) }
             errno = 0
             let display = XOpenDisplay(name)
-            return (display, display == nil ? reason(captured: [], errno: errno, name: name) : nil)
+            return (display, display == nil ? reason(captured: [], errno: errno) : nil)
         }
         // Never blocking on a full pipe: past 64 KiB, Xlib's writes fail instead.
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
@@ -125,25 +125,7 @@ public final class XDisplay {
             if !captured.isEmpty { captured.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) } }
             return (display, nil)
         }
-        return (nil, reason(captured: captured, errno: failure, name: name))
-    }
-
-    /// Why a display did not open, in one line: what Xlib said, else the system's error from
-    /// connecting, else (nothing was tried) that the name is not a display's.
-    static func reason(captured: [UInt8], errno failure: Int32, name: String) -> String? {
-        let said = String(decoding: captured, as: UTF8.self)
-            .split(whereSeparator: \.isNewline)
-            .map { line in
-                // Older Xlibs prefix their lines; control characters must not reach a terminal.
-                let text = line.hasPrefix("Xlib: ") ? line.dropFirst(6) : line[...]
-                let clean = String(text.unicodeScalars.map { $0.value < 32 || $0.value == 127 ? " " : Character($0) })
-                return clean.split(separator: " ").joined(separator: " ")
-            }
-            .filter { !$0.isEmpty }
-            .joined(separator: "; ")
-        if !said.isEmpty { return said.count > 200 ? String(said.prefix(200)) + "…" : said }
-        if failure != 0 { return String(cString: strerror(failure)) }
-        return "not a display name ([host]:number[.screen])"
+        return (nil, reason(captured: captured, errno: failure))
     }
 
     /// Runs `body`, a wait for events, signals or time, with the watchdog off: only waiting for

@@ -48,6 +48,33 @@ extension OnScreen.Faults {
         try expectOthersStillShow(server.name, watcher)
     }
 
+    /// Time xtoast itself spends stopped (Ctrl-Z, SIGSTOP) is not the server's silence, even
+    /// when it was stopped in the middle of a round trip and the timeout passed meanwhile.
+    @Test func beingStoppedWhileWaitingForTheServerIsNotItsSilence() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let toast = try XToastProcess(
+            ["--fade-in", "0", "--duration", "0.3", "--fade-out", "0", "--print-outcome", "Stopped too"], display: server.name)
+        _ = try watcher.waitForToasts()
+        let result: XToastProcess.Result
+        do {
+            // The server stops: at its end (0.3 s) the toast waits for an answer, armed.
+            server.xvfb.signal(SIGSTOP)
+            defer { server.xvfb.signal(SIGCONT) }
+            // Neither is an X event: the waits are margins of a second and more around the
+            // toast's own timing, then past the 5 s timeout.
+            usleep(1_500_000)
+            toast.signal(SIGSTOP)
+            usleep(5_500_000)
+        }
+        toast.signal(SIGCONT)
+        result = try toast.wait(timeout: 10)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "expired\n")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        try expectOthersStillShow(server.name, watcher)
+    }
+
     /// The timeout bounds waiting for answers only: a toast that holds, and one that waits its
     /// turn, for longer than it both end normally.
     @Test func holdingAndWaitingLongerThanTheTimeoutIsNormal() throws {
