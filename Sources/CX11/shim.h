@@ -14,6 +14,8 @@
 #include <xcb/shape.h>
 
 #include <signal.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
@@ -47,6 +49,91 @@ static inline uint8_t xtoast_randr_opcode(xcb_connection_t *connection) {
 static inline uint8_t xtoast_shape_opcode(xcb_connection_t *connection) {
     const xcb_query_extension_reply_t *reply = xcb_get_extension_data(connection, &xcb_shape_id);
     return reply && reply->present ? reply->major_opcode : 0;
+}
+
+/* The watchdog: a bound on waiting for the X server. SIGALRM comes when the server has not
+ * answered for `seconds` while xtoast waits on it (XDisplay arms it whenever xtoast is awake
+ * and disarms it while the event loop sleeps); its handler writes one prepared line and ends
+ * the process, as write and _exit may be called in a handler and Xlib may not. The state is a
+ * static inside a function, because Swift does not emit a header's file-scope statics; it is
+ * one per object file all the same: call these from XDisplay.swift only. */
+struct xtoast_watchdog {
+    char lines[2][512];
+    size_t lengths[2];
+    unsigned seconds;
+    volatile sig_atomic_t armed;
+    /* 0 while connecting, 1 once connected: which line to write. */
+    volatile sig_atomic_t connected;
+    /* Standard error, or where it is kept while Xlib's own messages are captured. */
+    volatile sig_atomic_t descriptor;
+};
+
+static inline struct xtoast_watchdog *xtoast_watchdog_state(void) {
+    static struct xtoast_watchdog state = {.descriptor = 2};
+    return &state;
+}
+
+static inline void xtoast_watchdog_fire(int signal) {
+    (void)signal;
+    struct xtoast_watchdog *dog = xtoast_watchdog_state();
+    /* Stopped past the deadline, the process gets SIGALRM and SIGCONT together on resuming, and
+     * SIGALRM (the lower number) first: SIGCONT, blocked during this handler, is then pending.
+     * The stop was not the server's silence. */
+    sigset_t pending;
+    if (sigpending(&pending) == 0 && sigismember(&pending, SIGCONT)) {
+        alarm(dog->seconds);
+        return;
+    }
+    int line = dog->connected ? 1 : 0;
+    ssize_t written = write(dog->descriptor, dog->lines[line], dog->lengths[line]);
+    (void)written;
+    _exit(1);
+}
+
+/* Time spent stopped (SIGSTOP, Ctrl-Z) is not the server's: the count starts again. */
+static inline void xtoast_watchdog_continued(int signal) {
+    (void)signal;
+    struct xtoast_watchdog *dog = xtoast_watchdog_state();
+    if (dog->armed) alarm(dog->seconds);
+}
+
+/* Prepares the lines for before and after connecting, installs the handlers and arms it. */
+static inline void xtoast_watchdog_start(unsigned seconds, const char *connecting, const char *connected) {
+    struct xtoast_watchdog *dog = xtoast_watchdog_state();
+    const char *lines[2] = {connecting, connected};
+    for (int i = 0; i < 2; i++) {
+        size_t length = strlen(lines[i]);
+        if (length > sizeof dog->lines[i]) length = sizeof dog->lines[i];
+        memcpy(dog->lines[i], lines[i], length);
+        dog->lengths[i] = length;
+    }
+    dog->seconds = seconds;
+    dog->connected = 0;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sigemptyset(&action.sa_mask);
+    sigaddset(&action.sa_mask, SIGCONT);
+    action.sa_flags = SA_RESTART;
+    action.sa_handler = xtoast_watchdog_fire;
+    sigaction(SIGALRM, &action, NULL);
+    action.sa_handler = xtoast_watchdog_continued;
+    sigaction(SIGCONT, &action, NULL);
+    dog->armed = 1;
+    alarm(seconds);
+}
+
+static inline void xtoast_watchdog_set_connected(void) { xtoast_watchdog_state()->connected = 1; }
+static inline void xtoast_watchdog_write_to(int descriptor) { xtoast_watchdog_state()->descriptor = descriptor; }
+
+static inline void xtoast_watchdog_arm(void) {
+    struct xtoast_watchdog *dog = xtoast_watchdog_state();
+    dog->armed = 1;
+    alarm(dog->seconds);
+}
+
+static inline void xtoast_watchdog_disarm(void) {
+    xtoast_watchdog_state()->armed = 0;
+    alarm(0);
 }
 
 #endif

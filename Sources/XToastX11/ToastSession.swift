@@ -228,7 +228,9 @@ public final class ToastSession {
             XFlush(dpy)
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
             let inputDescriptor = input.map { $0.ended ? -1 : $0.descriptor } ?? -1
-            for wake in wakeups.wait(connection: display.fileDescriptor, input: inputDescriptor) {
+            // Asleep, the watchdog is off: holding or waiting for the turn takes as long as it takes.
+            let wakes = display.idle { wakeups.wait(connection: display.fileDescriptor, input: inputDescriptor) }
+            for wake in wakes {
                 switch wake {
                 case .signal(SIGCHLD):
                     guard let command = request.command, commandStatus == nil, let status = command.reap() else { break }
@@ -277,7 +279,7 @@ public final class ToastSession {
         var graceOver = false
         while true {
             // Every wake of a batch counts: a signal read along with the timer is not lost.
-            for wake in wakeups.wait(connection: -1) {
+            for wake in display.idle({ wakeups.wait(connection: -1) }) {
                 switch wake {
                 case .signal(SIGCHLD), .signal(SIGUSR1):
                     break  // the command's end is looked at below; nothing to dismiss yet
@@ -340,7 +342,7 @@ public final class ToastSession {
                 if coordinator.command(in: &event) != nil { return .dismissed }
             }
             var due = false
-            for wake in wakeups.wait(connection: display.fileDescriptor) {
+            for wake in display.idle({ wakeups.wait(connection: display.fileDescriptor) }) {
                 switch wake {
                 case .signal(SIGCHLD): break
                 case .signal(let number), .terminalSignal(let number):

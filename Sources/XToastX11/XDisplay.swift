@@ -5,7 +5,11 @@ import XToastCore
 /// What can go wrong while talking to the X server, in words for the user.
 public enum X11Error: Error, Equatable, CustomStringConvertible {
     case noDisplay
-    case cannotOpen(String)
+    /// The display's name, and why when Xlib or the system said (sanitized, one line).
+    case cannotOpen(String, reason: String?)
+    /// The server did not answer for `XDisplay.answerTimeout` seconds, while connecting
+    /// (`connected` false) or later.
+    case noAnswer(String, connected: Bool)
     case unknownMonitor(UnknownMonitorError)
     case noMonitors
     case cannotCreateWindow(String)
@@ -15,8 +19,12 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noDisplay:
             "no display: DISPLAY is not set (use --render-png FILE to draw without X)"
-        case .cannotOpen(let name):
-            "cannot open display \"\(name)\""
+        case .cannotOpen(let name, let reason):
+            "cannot open display \"\(name)\"" + (reason.map { ": " + $0 } ?? "")
+        case .noAnswer(let name, connected: false):
+            "display \"\(name)\" did not answer within \(XDisplay.answerTimeout) s"
+        case .noAnswer(let name, connected: true):
+            "display \"\(name)\" stopped answering: no reply within \(XDisplay.answerTimeout) s"
         case .unknownMonitor(let error):
             "no monitor \"\(error.choice)\" (monitors: \(error.available.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ")))"
         case .noMonitors:
@@ -45,18 +53,28 @@ public final class XDisplay {
     /// The name it was opened with, for messages.
     public let name: String
 
+    /// Seconds the server may take to answer (to connect, or to reply to a request) before
+    /// xtoast gives up with one line and status 1. Waiting for events is not bounded.
+    public static let answerTimeout: UInt32 = 5
+
+    /// Connects, with the watchdog armed from here on (see `idle`).
     public init(name requested: String?) throws(X11Error) {
         let name = requested ?? String(cString: XDisplayName(nil))
         guard !name.isEmpty else { throw .noDisplay }
+        // A server that accepts the connection and then says nothing (stopped, or a silent
+        // port) would hold Xlib for ever, and with it the caller.
+        let lines = [false, true].map { "xtoast: " + X11Error.noAnswer(name, connected: $0).description + "\n" }
+        xtoast_watchdog_start(XDisplay.answerTimeout, lines[0], lines[1])
         // Xlib would set up XKB (two round trips) for keyboard translation we never do.
         let keepsXKBSetting = getenv("XKB_DISABLE") != nil
         if !keepsXKBSetting { setenv("XKB_DISABLE", "1", 1) }
-        let opened = XOpenDisplay(name)
+        let (opened, reason) = XDisplay.open(name)
         if !keepsXKBSetting { unsetenv("XKB_DISABLE") }
-        guard let display = opened else { throw .cannotOpen(name) }
+        guard let display = opened else { throw .cannotOpen(name, reason: reason) }
+        xtoast_watchdog_set_connected()
         guard let connection = XGetXCBConnection(display) else {
             XCloseDisplay(display)
-            throw .cannotOpen(name)
+            throw .cannotOpen(name, reason: nil)
         }
         pointer = display
         self.connection = connection
@@ -68,6 +86,55 @@ public final class XDisplay {
     }
 
     deinit { XCloseDisplay(pointer) }
+
+    /// `XOpenDisplay`, with what Xlib writes to standard error meanwhile captured, so that its
+    /// reason ("Maximum number of clients reached", "Authorization required…") becomes part of
+    /// our one line instead of a line of its own. On success anything captured (a library's
+    /// warning from another thread) is passed on. Returns the reason on failure.
+    private static func open(_ name: String) -> (OpaquePointer?, reason: String?) {
+        var ends: [Int32] = [-1, -1]
+        let standardError = dup(2)
+        guard standardError >= 0, pipe(&ends) == 0 else {
+            if standardError >= 0 { close(standardError) }
+            errno = 0
+            let display = XOpenDisplay(name)
+            return (display, display == nil ? reason(captured: [], errno: errno) : nil)
+        }
+        // Never blocking on a full pipe: past 64 KiB, Xlib's writes fail instead.
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        dup2(ends[1], 2)
+        close(ends[1])
+        xtoast_watchdog_write_to(standardError)
+        errno = 0
+        let display = XOpenDisplay(name)
+        let failure = errno
+        dup2(standardError, 2)
+        close(standardError)
+        xtoast_watchdog_write_to(2)
+        // Every writing end is closed now: the read ends at what was written.
+        var captured: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while captured.count < 4096 {
+            let count = read(ends[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            captured += buffer[0..<count]
+        }
+        close(ends[0])
+        if display != nil {
+            if !captured.isEmpty { captured.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) } }
+            return (display, nil)
+        }
+        return (nil, reason(captured: captured, errno: failure))
+    }
+
+    /// Runs `body`, a wait for events, signals or time, with the watchdog off: only waiting for
+    /// the server's answers is bounded, and a toast may hold or wait its turn for hours.
+    public func idle<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        xtoast_watchdog_disarm()
+        defer { xtoast_watchdog_arm() }
+        return try body()
+    }
 
     /// The file descriptor to poll for events.
     public var fileDescriptor: Int32 { XConnectionNumber(pointer) }

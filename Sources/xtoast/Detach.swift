@@ -1,29 +1,111 @@
 import Glibc
+import XToastRender
+import XToastX11
 
 /// `--detach`: the caller gets its exit status as soon as the toast is queued, and the toast
 /// lives on in a child that no terminal or session owns.
+///
+/// The fork comes before the X connection is opened: the caller (the parent) never talks to
+/// the server, so a server that does not answer cannot hold it. The child's standard error is
+/// a pipe to the parent until the toast is queued; the parent passes on what comes (warnings,
+/// the error line) and exits 0 at the mark that says "queued", or with the child's status when
+/// it ends first.
 enum Detach {
-    /// Forks; the parent exits 0 at once, the child returns and carries on. Called while the
-    /// process has one thread (before Pango starts any), so fork is safe.
-    static func now() {
-        let pid = fork()
-        if pid < 0 {
+    /// Whether this is the detached child, which still owes its parent the word "queued".
+    nonisolated(unsafe) private(set) static var isChild = false
+
+    /// Written by the child once the toast is queued: no line of text contains it.
+    private static let queuedMark: UInt8 = 0
+
+    /// The longest the caller waits. The child itself gives up on a silent server after
+    /// `XDisplay.answerTimeout` seconds and says so; this only bounds what else could go wrong.
+    static let callerBound = Double(XDisplay.answerTimeout) + 2
+
+    /// Forks. The parent waits for the child's word and exits with it; the child returns and
+    /// carries on. Called while the process has one thread (before Pango starts any), so fork
+    /// is safe.
+    static func start() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
             // Cannot detach: showing the toast in the foreground is better than none.
             warn("cannot detach (\(String(cString: strerror(errno)))); showing the toast in the foreground")
             return
         }
-        // _exit: the parent must not close the X connection the child goes on using.
-        if pid > 0 { _exit(ExitStatus.success) }
+        let pid = fork()
+        if pid < 0 {
+            warn("cannot detach (\(String(cString: strerror(errno)))); showing the toast in the foreground")
+            close(ends[0])
+            close(ends[1])
+            return
+        }
+        if pid > 0 {
+            close(ends[1])
+            exit(relay(from: ends[0], child: pid))
+        }
+        close(ends[0])
+        isChild = true
         setsid()
-        // Nobody is waiting for output: a closed terminal must not end the toast with SIGPIPE
-        // or SIGHUP.
-        signal(SIGPIPE, SIG_IGN)
+        // Nobody reads its output; a closed terminal must not end the toast with SIGHUP.
         let null = open("/dev/null", O_RDWR)
         if null >= 0 {
             dup2(null, 0)
             dup2(null, 1)
+            close(null)
+        }
+        dup2(ends[1], 2)
+        close(ends[1])
+    }
+
+    /// In the child, once the toast is queued: tells the parent, and from now on nobody is
+    /// waiting for its errors. Fonts start loading only now: before, Pango's thread would take
+    /// CPU from getting the toast queued, which is what the caller waits for.
+    static func queued() {
+        var mark = queuedMark
+        _ = write(2, &mark, 1)
+        startLoadingFonts()
+        let null = open("/dev/null", O_WRONLY)
+        if null >= 0 {
             dup2(null, 2)
             close(null)
         }
+    }
+
+    /// In the parent: passes on what the child writes until the mark (0), its end (its status)
+    /// or `callerBound` (the child is killed: a toast reported as failed must never show).
+    private static func relay(from pipe: Int32, child: pid_t) -> Int32 {
+        let deadline = Wakeups.now() + callerBound
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = deadline - Wakeups.now()
+            guard left > 0 else {
+                kill(child, SIGKILL)
+                _ = status(of: child)
+                printError("xtoast: the toast was not queued within \(Int(callerBound)) s")
+                return ExitStatus.failure
+            }
+            var descriptor = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, Int32(left * 1000) + 1) <= 0 { continue }
+            let count = read(pipe, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count > 0 {
+                let mark = buffer[0..<count].firstIndex(of: queuedMark)
+                _ = write(2, buffer, mark ?? count)
+                if mark != nil { return ExitStatus.success }
+                continue
+            }
+            // The child ended before it was queued: its line is out; its status is ours.
+            let ended = status(of: child)
+            let signal = ended & 0x7f
+            if signal == 0 { return (ended >> 8) & 0xff }
+            printError("xtoast: ended by signal \(signal) before the toast was queued")
+            return ExitStatus.failure
+        }
+    }
+
+    /// Waits for the child's end and returns its raw wait status.
+    private static func status(of child: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        return status
     }
 }

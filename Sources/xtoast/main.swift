@@ -33,6 +33,19 @@ func usageError(_ message: String) -> Never {
     die(message + " (see xtoast --help)", status: ExitStatus.usage)
 }
 
+// 0. The process. Too small a stack would end in SIGSEGV without a word once drawing starts:
+//    with a limit that cannot be raised, the program runs again from here on a stack of its
+//    own (first, while it has used the least of the small one). No closed standard descriptor
+//    for the X connection to take, and output to a reader that went away is an error to
+//    report (EPIPE), not a silent death by SIGPIPE.
+do {
+    try DrawingStack.ensure(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+} catch {
+    die(error.description, status: ExitStatus.failure)
+}
+Output.occupyClosedStandardDescriptors()
+signal(SIGPIPE, SIG_IGN)
+
 // 1. The command line alone: checked first, so that a typo is a usage error even where there
 //    is no display, and so that --config, --preset and --display are known.
 let parsed: CommandLineParser.Parsed
@@ -47,16 +60,16 @@ let request = commandLineOnly.configuration
 
 switch request.mode {
 case .help:
-    print(Documentation.help, terminator: "")
+    Output.write(Documentation.help)
     exit(ExitStatus.success)
 case .version:
-    print(Documentation.version)
+    Output.write(Documentation.version + "\n")
     exit(ExitStatus.success)
 case .generateManual:
-    print(Documentation.manual, terminator: "")
+    Output.write(Documentation.manual)
     exit(ExitStatus.success)
 case .generateCompletion(let shell):
-    print(Documentation.completion(for: shell), terminator: "")
+    Output.write(Documentation.completion(for: shell))
     exit(ExitStatus.success)
 case .show:
     // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
@@ -113,6 +126,11 @@ if request.mode == .show, let command = runCommand {
 
 // 3. The other sources: X resources (from the server, when there is one) and the config file.
 let needsDisplay = request.renderPNG == nil
+if request.mode == .show && request.detach && needsDisplay {
+    // Before connecting, so that the caller never waits on the server: it waits (bounded) for
+    // the child's word that the toast is queued, or for its error.
+    Detach.start()
+}
 var display: XDisplay?
 var displayError: X11Error?
 if needsDisplay {
@@ -161,9 +179,10 @@ if let icon = settings.icon {
 }
 
 if settings.mode == .printConfig {
-    print(builder.report)
-    if let displayError { print("# X resources not read: \(displayError.description)") }
-    if let configFile { print("# config file: \(configFile.path)") } else { print("# no config file read") }
+    var report = builder.report + "\n"
+    if let displayError { report += "# X resources not read: \(displayError.description)\n" }
+    report += configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
+    Output.write(report)
     exit(ExitStatus.success)
 }
 
@@ -221,11 +240,11 @@ do {
     }
     // The session (and with it the window) is gone before the exit below.
     let session = try ToastSession(toast, display: display!, wakeups: wakeups, warn: warn)
-    outcome = try session.run(queued: settings.detach ? { Detach.now() } : nil)
+    outcome = try session.run(queued: Detach.isChild ? { Detach.queued() } : nil)
     commandStatus = session.commandStatus
 } catch {
     die(error.description, status: ExitStatus.failure)
 }
-if settings.printOutcome { print(outcome.word(action: settings.action)) }
+if settings.printOutcome { Output.write(outcome.word(action: settings.action) + "\n") }
 // With --run, the command's status is ours.
 exit(commandStatus ?? outcome.exitStatus(action: settings.action))

@@ -39,7 +39,7 @@ struct CommandLineErrors {
     @Test func aDisplayThatCannotBeOpened() throws {
         let result = try XToastProcess.run(["Hello"], display: ":987")
         #expect(result.status == 1)
-        #expect(result.stderr == "xtoast: cannot open display \":987\"\n")
+        #expect(result.stderr == "xtoast: cannot open display \":987\": Connection refused\n")
     }
 
     @Test(arguments: badOptionValues)

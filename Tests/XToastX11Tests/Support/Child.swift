@@ -10,18 +10,23 @@ final class Child {
     private var exitStatus: Int32?
 
     /// Starts `command` (looked up in PATH). `stdin`, `stdout`, `stderr` are file paths (nil:
-    /// /dev/null); `fd3` opens a file for writing as descriptor 3. `environment` changes the
-    /// inherited environment; a nil value removes the variable.
+    /// /dev/null); `stdoutDescriptor`, when given, is our descriptor to use as its standard
+    /// output instead (a pipe); `fd3` opens a file for writing as descriptor 3. `environment`
+    /// changes the inherited environment; a nil value removes the variable.
     init(
         _ command: [String], environment: [String: String?] = [:], stdin: String? = nil, stdout: String? = nil, stderr: String? = nil,
-        fd3: String? = nil
+        stdoutDescriptor: Int32? = nil, fd3: String? = nil
     ) throws {
         self.command = command
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let stdoutDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, stdoutDescriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         if let fd3 { posix_spawn_file_actions_addopen(&actions, 3, fd3, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
 

@@ -27,11 +27,13 @@ final class PrivateXServer {
     let xvfb: Child
     private(set) var compositor: Child?
 
-    init(width: Int = 1920, height: Int = 1080) throws {
+    /// `arguments` are more of Xvfb's options (`-maxclients 64`).
+    init(width: Int = 1920, height: Int = 1080, arguments: [String] = []) throws {
         let displayFile = temporaryPath(".display")
         defer { try? FileManager.default.removeItem(atPath: displayFile) }
         xvfb = try Child(
-            ["Xvfb", "-displayfd", "3", "-noreset", "-nolisten", "tcp", "-screen", "0", "\(width)x\(height)x24"], fd3: displayFile)
+            ["Xvfb", "-displayfd", "3", "-noreset", "-nolisten", "tcp", "-screen", "0", "\(width)x\(height)x24"] + arguments,
+            fd3: displayFile)
         // Xvfb writes its display number once it accepts connections.
         let deadline = Date().addingTimeInterval(10)
         var number = ""

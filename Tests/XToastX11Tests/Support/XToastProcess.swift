@@ -21,9 +21,11 @@ final class XToastProcess {
     /// Starts xtoast with `arguments`; `display` nil removes DISPLAY from the environment.
     /// `viaShell` runs it through a `/bin/sh -c` script that gets the binary as `$0` and the
     /// arguments as `$@` (for limits, traps and bytes a Swift string cannot hold).
+    /// `stdoutDescriptor` is a descriptor of ours to give it as standard output (a pipe);
+    /// `stdout` is then empty.
     init(
         _ arguments: [String], display: String?, stdin: Data? = nil, environment: [String: String?] = [:],
-        viaShell script: String? = nil
+        viaShell script: String? = nil, stdoutDescriptor: Int32? = nil
     ) throws {
         if let stdin {
             let path = temporaryPath(".in")
@@ -37,7 +39,7 @@ final class XToastProcess {
         let shell = script.map { ["/bin/sh", "-c", $0] } ?? []
         child = try Child(
             shell + [try xtoastBinary()] + arguments, environment: environment.merging(["DISPLAY": display, "XTOAST_BIN": nil]) { $1 },
-            stdin: stdinPath, stdout: stdoutPath, stderr: stderrPath)
+            stdin: stdinPath, stdout: stdoutPath, stderr: stderrPath, stdoutDescriptor: stdoutDescriptor)
     }
 
     deinit {

@@ -1,0 +1,46 @@
+import Glibc
+
+/// The process's standard descriptors and standard output, made safe before anything else runs.
+enum Output {
+    /// Puts a placeholder on each of descriptors 0–2 that the caller left closed (`xtoast <&-`).
+    /// Otherwise the next descriptor opened takes its number: the X connection would become
+    /// "standard input" (and `--detach` would close it), or our output would go into the
+    /// protocol. The placeholder opens /dev/null the wrong way round, so reading or writing it
+    /// still fails with EBADF as the closed descriptor did (lost output is reported, see
+    /// `write`); close-on-exec keeps it closed for a `--run` command, as the caller meant.
+    static func occupyClosedStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+            // open takes the lowest free number: this one, as those below it are open by now.
+            let placeholder = open("/dev/null", (descriptor == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+            if placeholder >= 0 && placeholder != descriptor { close(placeholder) }
+        }
+    }
+
+    /// Writes `text` whole to standard output; the one way xtoast prints there. print() drops
+    /// write errors, and a full disk, a closed descriptor or a reader that went away must not
+    /// end in status 0 with the output lost: it is one line and status 1.
+    static func write(_ text: String) {
+        var text = text
+        let failure: Int32? = text.withUTF8 { bytes in
+            guard let start = bytes.baseAddress else { return nil }
+            var done = 0
+            while done < bytes.count {
+                let count = Glibc.write(1, start + done, bytes.count - done)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 && errno == EAGAIN {
+                    // A non-blocking descriptor from the caller: wait until the reader takes more.
+                    var descriptor = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, -1)
+                    continue
+                }
+                // SIGPIPE is ignored (main): a reader that went away is EPIPE here.
+                guard count > 0 else { return count < 0 ? errno : EIO }
+                done += count
+            }
+            return nil
+        }
+        if let failure {
+            die("cannot write to standard output: \(String(cString: strerror(failure)))", status: ExitStatus.failure)
+        }
+    }
+}
