@@ -63,7 +63,7 @@ public final class XDisplay {
         guard !name.isEmpty else { throw .noDisplay }
         // A server that accepts the connection and then says nothing (stopped, or a silent
         // port) would hold Xlib for ever, and with it the caller.
-        let lines = [false, true].map { "xtoast: " + X11Error.noAnswer(name, connected: $0).description + "\n" }
+        let lines = [false, true].map { "xtoast: " + TerminalText.line(X11Error.noAnswer(name, connected: $0).description) + "\n" }
         xtoast_watchdog_start(XDisplay.answerTimeout, lines[0], lines[1])
         // Xlib would set up XKB (two round trips) for keyboard translation we never do.
         let keepsXKBSetting = getenv("XKB_DISABLE") != nil

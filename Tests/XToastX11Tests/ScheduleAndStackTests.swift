@@ -49,7 +49,16 @@ extension OnScreen {
                 return toast
             }
             let windows = watcher.mappedToasts().sorted { (watcher.pid($0) ?? 0) < (watcher.pid($1) ?? 0) }
-            let frames = try windows.map { try #require(watcher.geometry($0)) }
+            // A toast placed before the one below it announced its box slides up once it has:
+            // look once the windows stop moving.
+            func settled() -> [(x: Int, y: Int, width: Int, height: Int)] { windows.compactMap { watcher.geometry($0) } }
+            var frames = settled()
+            let settling = Date().addingTimeInterval(5)
+            while zip(frames, frames.dropFirst()).contains(where: { $1.y + $1.height > $0.y }),
+                watcher.nextEvent(timeout: settling.timeIntervalSinceNow) != nil
+            {
+                frames = settled()
+            }
             #expect(frames.count == 3)
             // Bottom position: the first at the bottom, each next one above, none overlapping.
             for (lower, upper) in zip(frames, frames.dropFirst()) {
