@@ -70,6 +70,8 @@ install: release install-files
 
 install-files:
 	install -D -m 755 .build/release/xtoast $(BINDIR)/xtoast
+	@# NOTIFY_SEND=1: a notify-send link, for scripts written for libnotify's (no daemon needed).
+	if [ -n "$(NOTIFY_SEND)" ]; then ln -sf xtoast $(BINDIR)/notify-send; fi
 	mkdir -p $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(DOCDIR)
 	.build/release/xtoast --generate-manual > $(MANDIR)/xtoast.1
 	.build/release/xtoast --generate-completion bash > $(BASHDIR)/xtoast
@@ -79,6 +81,7 @@ install-files:
 	install -m 644 README.md $(DOCDIR)/README.md
 
 uninstall:
+	if [ "$$(readlink $(BINDIR)/notify-send)" = xtoast ]; then rm -f $(BINDIR)/notify-send; fi
 	rm -f $(BINDIR)/xtoast $(MANDIR)/xtoast.1 $(BASHDIR)/xtoast $(ZSHDIR)/_xtoast $(FISHDIR)/xtoast.fish
 	rm -f $(DOCDIR)/config.example $(DOCDIR)/README.md
 	-rmdir $(DOCDIR) 2>/dev/null

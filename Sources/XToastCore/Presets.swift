@@ -45,6 +45,17 @@ extension Style {
         return style
     }()
 
+    /// notify-send's `--urgency critical` (as in dunst): stays until clicked, on dunst's dark
+    /// red. `low` and `normal` are the toast; a config section of the same name restyles each.
+    public static let critical: Style = {
+        var style = Style.toast
+        style.background = Color(rgb255: 144, 0, 0, alpha: 0.9)
+        style.defaultDuration = .sticky
+        return style
+    }()
+
     /// The built-in presets by name.
-    public static let presets: [String: Style] = ["toast": .toast, "alert": .alert, "hud": .hud]
+    public static let presets: [String: Style] = [
+        "toast": .toast, "alert": .alert, "hud": .hud, "low": .toast, "normal": .toast, "critical": .critical,
+    ]
 }

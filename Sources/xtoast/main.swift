@@ -20,6 +20,8 @@ func printError(_ line: String) {
 /// Each warning is printed once per process, however often it happens: another client can send
 /// thousands of malformed messages, and a flood into a pipe nobody reads would stall the toast.
 func warn(_ message: String) {
+    // As notify-send, markup that does not parse is shown plain without a word, as daemons do.
+    if NotifySendMode.isOn && message == ToastPainter.markupWarning { return }
     if Warnings.shouldPrint(message) { printError("xtoast: warning: \(message)") }
 }
 
@@ -51,7 +53,7 @@ signal(SIGPIPE, SIG_IGN)
 let parsed: CommandLineParser.Parsed
 var commandLineOnly = ConfigurationBuilder()
 do {
-    parsed = try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()))
+    parsed = try CommandLineParser.parse(NotifySendMode.arguments)
     try commandLineOnly.apply(commandLine: parsed.options)
 } catch {
     usageError(error.message)
@@ -246,5 +248,10 @@ do {
     die(error.description, status: ExitStatus.failure)
 }
 if settings.printOutcome { Output.write(outcome.word(action: settings.action) + "\n") }
+if let notifySend = NotifySendMode.invocation {
+    // notify-send prints the action chosen, and its status does not depend on it.
+    if let first = notifySend.actions.first, outcome == .clicked { Output.write(first.name + "\n") }
+    exit(ExitStatus.success)
+}
 // With --run, the command's status is ours.
 exit(commandStatus ?? outcome.exitStatus(action: settings.action))

@@ -22,10 +22,11 @@ final class XToastProcess {
     /// `viaShell` runs it through a `/bin/sh -c` script that gets the binary as `$0` and the
     /// arguments as `$@` (for limits, traps and bytes a Swift string cannot hold).
     /// `stdoutDescriptor` is a descriptor of ours to give it as standard output (a pipe);
-    /// `stdout` is then empty.
+    /// `stdout` is then empty. `executable` runs another program (a link to xtoast, or the
+    /// program xtoast stands in for) the same way.
     init(
         _ arguments: [String], display: String?, stdin: Data? = nil, environment: [String: String?] = [:],
-        viaShell script: String? = nil, stdoutDescriptor: Int32? = nil
+        viaShell script: String? = nil, stdoutDescriptor: Int32? = nil, executable: String? = nil
     ) throws {
         if let stdin {
             let path = temporaryPath(".in")
@@ -38,7 +39,8 @@ final class XToastProcess {
         }
         let shell = script.map { ["/bin/sh", "-c", $0] } ?? []
         child = try Child(
-            shell + [try xtoastBinary()] + arguments, environment: environment.merging(["DISPLAY": display, "XTOAST_BIN": nil]) { $1 },
+            shell + [try executable ?? xtoastBinary()] + arguments,
+            environment: environment.merging(["DISPLAY": display, "XTOAST_BIN": nil]) { $1 },
             stdin: stdinPath, stdout: stdoutPath, stderr: stderrPath, stdoutDescriptor: stdoutDescriptor)
     }
 
@@ -65,7 +67,11 @@ final class XToastProcess {
     func signal(_ number: Int32) { child.signal(number) }
 
     /// Runs xtoast to its end.
-    static func run(_ arguments: [String], display: String?, stdin: Data? = nil, timeout: Double = 20) throws -> Result {
-        try XToastProcess(arguments, display: display, stdin: stdin).wait(timeout: timeout)
+    static func run(
+        _ arguments: [String], display: String?, stdin: Data? = nil, environment: [String: String?] = [:], executable: String? = nil,
+        timeout: Double = 20
+    ) throws -> Result {
+        try XToastProcess(arguments, display: display, stdin: stdin, environment: environment, executable: executable).wait(
+            timeout: timeout)
     }
 }
