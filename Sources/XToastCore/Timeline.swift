@@ -92,6 +92,12 @@ public struct Timeline: Equatable, Sendable {
         self.hold = hold.map { max($0, 0) }
     }
 
+    /// The same toast without motion (no compositor to blend it, or "reduce motion"): shown
+    /// whole at once, and held for as long as the motion would have kept it on screen.
+    public var withoutMotion: Timeline {
+        Timeline(motion: .none, hold: hold.map { $0 + entranceDuration + exitDuration })
+    }
+
     public var entranceDuration: Double { motion.entrance.reduce(0) { $0 + max($1.duration, 0) } }
     public var exitDuration: Double { motion.exit.reduce(0) { $0 + max($1.duration, 0) } }
     /// When the exit begins; nil while the toast is sticky.
