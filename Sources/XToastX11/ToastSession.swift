@@ -359,18 +359,17 @@ public final class ToastSession {
         // The bar moves from the replaced toast's value to ours.
         let startProgress = old != nil ? oldProgress : coordinator.replacedProgress
         // Taking over from a toast with our tag: no fade-in, the box moves from its place.
-        let motion: Motion
+        let motion =
+            start != nil ? .replacing(over: style.replaceDuration, curve: style.transitionEasing, exit: style.motion.exit) : style.motion
+        var timeline = Timeline(motion: motion, hold: hold)
         if !composited || (request.followsReducedMotion && display.reducesMotion(manager: view.settingsManager)) {
             // Without a compositor nothing can fade; with "reduce motion" nothing should move:
-            // the toast simply appears and disappears.
-            motion = .none
-        } else if start != nil {
-            motion = .replacing(over: style.replaceDuration, curve: style.transitionEasing, exit: style.motion.exit)
-        } else {
-            motion = style.motion
+            // the toast simply appears and disappears, and stays as long as it would have.
+            timeline = timeline.withoutMotion
         }
         let direction = style.position.stackDirection
         let shifts = targets.map(stackShift)
+        var spots: [Showing.Spot] = []
         let windows = try zip(targets, shifts).map { monitor, shift throws(X11Error) in
             let metrics = ToastMetrics(style: style, scale: scale, monitorWidth: monitor.rect.width)
             let painter: ToastPainter
@@ -381,13 +380,15 @@ public final class ToastSession {
             }
             if painter.markupFailed && monitor == targets[0] { warn(ToastPainter.markupWarning) }
             let offset = Point(x: metrics.offset.x, y: metrics.offset.y + direction * shift)
+            let spot = Showing.Spot(size: painter.boxSize, position: style.position, margin: metrics.margin, offset: offset)
+            spots.append(spot)
             let origin = Placement.origin(
-                for: painter.boxSize, on: monitor.rect, position: style.position, margin: metrics.margin, offset: offset)
+                for: spot.size, on: monitor.workArea, position: spot.position, margin: spot.margin, offset: spot.offset)
             // The move from the old box never crosses monitors.
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
-                display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
-                maximumScale: motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited)
+                display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize), morphStart: morphStart,
+                morphProgress: startProgress, composited: composited)
         }
         // Known refresh rates are kept; a first toast learns it once its first frame is out.
         let frameInterval = frameIntervals[targets[0].rect] ?? 1 / Self.fallbackRefreshRate
@@ -395,9 +396,10 @@ public final class ToastSession {
         XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
         let showing = Showing(
             display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
-            slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, timeline: Timeline(motion: motion, hold: hold),
+            slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, timeline: timeline,
             frameInterval: frameInterval, compositorEvent: compositorEvent,
             spinner: content.spinner ? (1 / style.spinnerFrameRate, style.spinnerPeriod) : nil)
+        showing.spots = spots
         windows.forEach { $0.map() }
         // Drawn at once, not after the Expose: the server handles the map before the drawing.
         showing.begin(now: Wakeups.now())
