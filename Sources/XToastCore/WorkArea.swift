@@ -81,7 +81,11 @@ public enum WorkArea {
         var right = monitor.maxX
         var bottom = monitor.maxY
         let reservations = struts.flatMap(\.reserved)
-        for (edge, rect) in reservations where rect.overlapArea(with: monitor) > 0 {
+        // A reservation counts on a monitor it reaches into by more than one pixel along its
+        // edge: docks commonly write x + width as the end, which EWMH counts as inside, so a
+        // bar on the left monitor would otherwise end one pixel into the right one (i3bar).
+        for (edge, rect) in reservations
+        where rect.overlapArea(with: monitor) > (edge == .left || edge == .right ? rect.width : rect.height) {
             // The screen edge it hangs from decides which side of the monitor it pushes.
             switch edge {
             case .left: left = max(left, rect.maxX)

@@ -126,6 +126,9 @@ final class Showing {
             }
         case UnmapNotify:
             if !isOurs(event.xunmap.window) { panelsMayHaveChanged = true }
+        case ReparentNotify:
+            // A window manager moving a dock into its frame (or out of it, when it quits).
+            panelsMayHaveChanged = true
         case ConfigureNotify:
             // A managed window raised over us. Restacks of other override-redirect windows are
             // not answered: two always-on-top programs answering each other would never stop.

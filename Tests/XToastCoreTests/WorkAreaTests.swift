@@ -25,6 +25,13 @@ struct WorkAreaTests {
         #expect(WorkArea.usable(right, screen: screen, struts: [bar], workArea: nil) == right)
     }
 
+    @Test("A bar whose end is written one past its last pixel (i3bar's x + width) stays on its own monitor")
+    func oneTooFar() throws {
+        let bar = try #require(Strut(partial: partial(bottom: 23, bottomX: (0, 1920)), screen: screen))
+        #expect(WorkArea.usable(left, screen: screen, struts: [bar], workArea: nil).maxY == 1057)
+        #expect(WorkArea.usable(right, screen: screen, struts: [bar], workArea: nil) == right)
+    }
+
     @Test("Partial struts on every edge, each taking its own side")
     func everyEdge() throws {
         let struts = [
