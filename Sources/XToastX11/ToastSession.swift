@@ -387,8 +387,8 @@ public final class ToastSession {
             // The move from the old box never crosses monitors.
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
-                display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize), morphStart: morphStart,
-                morphProgress: startProgress, composited: composited)
+                display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
+                maximumScale: timeline.motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited)
         }
         // Known refresh rates are kept; a first toast learns it once its first frame is out.
         let frameInterval = frameIntervals[targets[0].rect] ?? 1 / Self.fallbackRefreshRate

@@ -7,10 +7,11 @@ import XToastRender
 /// One override-redirect toast window: made once, then each frame only composites the content
 /// that was drawn once into a server-side surface.
 ///
-/// Under a compositor the window is exactly the box at its current scale (with the room for a
-/// shadow of our own, when the style draws one), shaped to its rounded outline, and it fades by
-/// `_NET_WM_WINDOW_OPACITY`: what a compositor shadows is the box, and its shadow fades with
-/// the toast (picom's shadow follows the window's opacity, not its pixels' alpha).
+/// Under a compositor the window is exactly the box at its current scale, shaped to its rounded
+/// outline, and it fades by `_NET_WM_WINDOW_OPACITY`: what a compositor shadows is the box, and
+/// its shadow fades with the toast (picom's shadow follows the window's opacity, not its pixels'
+/// alpha). A style that draws its own shadow (the alert) asks picom for none and keeps one
+/// window large enough for its largest scale: resizing costs the compositor more than it saves.
 final class ToastWindow {
     let display: XDisplay
     let window: Window
@@ -41,11 +42,14 @@ final class ToastWindow {
     private var needsPaint = true
     /// The shadow is ours (the style draws one): the window keeps room for it.
     var drawsOwnShadow: Bool { painter.margins != (0, 0, 0, 0) }
+    /// The largest scale of the motion, which a window with our own shadow keeps room for.
+    private let roomScale: Double
 
     /// Makes (but does not map) a window showing `painter`'s box at `box`, starting from the
-    /// box it moves from (`morphStart`).
+    /// box it moves from (`morphStart`); `maximumScale` is the largest its motion reaches.
     init(
-        display: XDisplay, painter: ToastPainter, box: Rect, morphStart: Rect?, morphProgress: Double?, composited: Bool
+        display: XDisplay, painter: ToastPainter, box: Rect, maximumScale: Double, morphStart: Rect?, morphProgress: Double?,
+        composited: Bool
     ) throws(X11Error) {
         self.display = display
         self.painter = painter
@@ -53,7 +57,8 @@ final class ToastWindow {
         self.composited = composited
         self.morphStart = morphStart
         self.morphProgress = morphProgress
-        frame = box
+        roomScale = max(maximumScale, 1)
+        frame = composited ? Self.room(around: box, painter: painter, scale: max(maximumScale, 1)) : box
 
         let dpy = display.pointer
         var info = XVisualInfo()
@@ -199,11 +204,17 @@ final class ToastWindow {
         needsPaint = false
     }
 
-    /// The window for the box at `scale`: the box itself, with room for our own shadow.
+    /// The window for the box at `scale`: the box itself, or with our own shadow the room for
+    /// it at the largest scale.
     private func windowRect(scale: Double) -> Rect {
         guard composited else { return currentBox }
+        return Self.room(around: currentBox, painter: painter, scale: drawsOwnShadow ? roomScale : scale)
+    }
+
+    /// The box at `scale`, with the margins of the painter's own shadow.
+    private static func room(around box: Rect, painter: ToastPainter, scale: Double) -> Rect {
         let m = painter.margins
-        return currentBox.scaled(by: scale, margins: Insets(left: m.left, top: m.top, right: m.right, bottom: m.bottom))
+        return box.scaled(by: scale, margins: Insets(left: m.left, top: m.top, right: m.right, bottom: m.bottom))
     }
 
     /// Moves and resizes the window to `rect` and shapes it to `box` (both in root
@@ -217,7 +228,8 @@ final class ToastWindow {
         }
         setShape(
             WindowShape(
-                size: rect.size, box: scaledBox.offsetBy(-rect.x, -rect.y), radius: painter.metrics.cornerRadius * scale,
+                size: rect.size, box: scaledBox.offsetBy(-rect.x, -rect.y), input: currentBox.offsetBy(-rect.x, -rect.y),
+                radius: painter.metrics.cornerRadius * scale,
                 composited: composited, ownShadow: drawsOwnShadow))
         return moved
     }

@@ -8,6 +8,8 @@ struct WindowShape: Equatable {
     var size: Size
     /// The box inside the window, in window coordinates.
     var box: Rect
+    /// Where clicks land: the box at its own size (a scale never moves a click target).
+    var input: Rect
     var radius: Double
     var composited: Bool
     var ownShadow: Bool
@@ -55,17 +57,20 @@ extension ToastWindow {
     /// so that its shadow has no notches. With a shadow of our own the window stays whole.
     func setShape(_ shape: WindowShape) {
         guard shape != appliedShape, hasShape else { return }
+        let previous = appliedShape
         appliedShape = shape
+        if shape.input != previous?.input { combineShape(UInt8(XCB_SHAPE_SK_INPUT.rawValue), [shape.input]) }
         let bounding = UInt8(XCB_SHAPE_SK_BOUNDING.rawValue)
         if shape.composited && shape.ownShadow {
-            // No mask: the plain rectangle again.
+            // No mask: the plain rectangle again. Sent once: compositors read the bounding shape
+            // again after every change.
+            guard previous?.composited != true || previous?.ownShadow != true else { return }
             xcb_shape_mask(display.connection, UInt8(XCB_SHAPE_SO_SET.rawValue), bounding, xcbWindow, 0, 0, 0)
         } else {
             let coverage: RoundedRectShape.Coverage = shape.composited ? .any : .centre
             let rows = RoundedRectShape.rectangles(size: shape.box.size, radius: shape.radius, coverage: coverage)
             combineShape(bounding, rows.map { $0.offsetBy(shape.box.x, shape.box.y) })
         }
-        combineShape(UInt8(XCB_SHAPE_SK_INPUT.rawValue), [shape.box])
     }
 
     /// SHAPE through XCB, whose opcode came with the atoms: Xlib would ask for it first, one

@@ -54,6 +54,17 @@ extension XWatcher {
         return struts.filter { $0.count == 12 && $0[3] > 0 }.map { Int($0[3]) }.max()
     }
 
+    /// The box of a toast window in root coordinates: where clicks land (its input shape).
+    func clickableBox(_ window: Window) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let frame = geometry(window) else { return nil }
+        var count: Int32 = 0
+        var ordering: Int32 = 0
+        guard let rects = XShapeGetRectangles(display, window, ShapeInput, &count, &ordering), count == 1 else { return nil }
+        defer { XFree(rects) }
+        let r = rects.pointee
+        return (frame.x + Int(r.x), frame.y + Int(r.y), Int(r.width), Int(r.height))
+    }
+
     func children(_ window: Window) -> [Window] {
         var rootReturn: Window = 0
         var parent: Window = 0
