@@ -171,6 +171,52 @@ extension OnScreen {
             #expect(try toast.wait().status == 0)
         }
 
+        /// Struts are any client's to write: garbage (a wrong format, a wrong length, a bar
+        /// taller than the screen, −1) moves nothing; a sane strut beside them still counts.
+        @Test func garbageStrutsFromAnotherClientChangeNothing() throws {
+            let server = try PrivateXServer()
+            let watcher = try XWatcher(display: server.name)
+            func dock(_ property: String, format: Int32, _ values: [UInt]) -> Window {
+                let window = XCreateSimpleWindow(watcher.display, watcher.root, 0, 0, 10, 10, 0, 0, 0)
+                if format == 32 {
+                    // Format-32 data goes in as C longs.
+                    values.withUnsafeBytes { bytes in
+                        _ = XChangeProperty(
+                            watcher.display, window, watcher.atom(property), Atom(XA_CARDINAL), 32, PropModeReplace,
+                            bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(values.count))
+                    }
+                } else {
+                    let bytes = values.map { UInt8(truncatingIfNeeded: $0) }
+                    XChangeProperty(
+                        watcher.display, window, watcher.atom(property), Atom(XA_CARDINAL), 8, PropModeReplace, bytes, Int32(bytes.count))
+                }
+                XMapWindow(watcher.display, window)
+                return window
+            }
+            for (property, format, values) in [
+                ("_NET_WM_STRUT_PARTIAL", 8, [0, 0, 0, 200, 0, 0, 0, 0, 0, 0, 0, 1919]),
+                ("_NET_WM_STRUT_PARTIAL", 32, [0, 0, 0, 200, 0, 0]),
+                ("_NET_WM_STRUT_PARTIAL", 32, [0, 0, 0, 5000, 0, 0, 0, 0, 0, 0, 0, 1919]),
+                ("_NET_WM_STRUT_PARTIAL", 32, [0, 0, 0, 0xffff_ffff, 0, 0, 0, 0, 0, 0, 0, 1919]),
+                ("_NET_WM_STRUT", 32, [0, 0, 0, 0xffff_ffff]),
+            ] as [(String, Int32, [UInt])] {
+                _ = dock(property, format: format, values)
+            }
+            XSync(watcher.display, 0)
+            func bottomEdge() throws -> Int {
+                let toast = try XToastProcess(
+                    ["--duration", "0", "--fade-in", "0", "--fade-out", "0", "Still at the edge"], display: server.name)
+                let window = try #require(try watcher.waitForToasts().first)
+                let frame = try #require(watcher.geometry(window))
+                #expect(try toast.wait().status == 0)
+                return frame.y + frame.height
+            }
+            #expect(try bottomEdge() == 1080 - 15)
+            _ = dock("_NET_WM_STRUT_PARTIAL", format: 32, [0, 0, 0, 30, 0, 0, 0, 0, 0, 0, 0, 1919])
+            XSync(watcher.display, 0)
+            #expect(try bottomEdge() == 1080 - 30 - 15)
+        }
+
         /// Without a compositor nothing moves, but every design stays as long: the alert its
         /// 0.35 + 0.9 + 0.35 s.
         @Test func withoutACompositorTheAlertStaysItsWholeTime() throws {
