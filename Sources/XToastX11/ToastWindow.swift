@@ -40,6 +40,8 @@ final class ToastWindow {
     private(set) var composited: Bool
     /// Without a compositor the window is painted once, then only after an expose.
     private var needsPaint = true
+    /// The scale the content was last drawn at.
+    private var paintedScale = 1.0
     /// The shadow is ours (the style draws one): the window keeps room for it.
     var drawsOwnShadow: Bool { painter.margins != (0, 0, 0, 0) }
     /// The largest scale of the motion, which a window with our own shadow keeps room for.
@@ -169,8 +171,10 @@ final class ToastWindow {
         let resized = fit(
             to: morph ?? windowRect(scale: scale), box: morph ?? currentBox.scaled(by: scale), scale: morph == nil ? scale : 1)
         setOpacity(composited ? appearance.opacity : 1)
-        // A turning spinner repaints every frame, also on a plain (opaque) window.
-        guard needsPaint || resized || morph != nil || painter.hasSpinner else { return }
+        // A turning spinner repaints every frame, also on a plain (opaque) window; a scaling box
+        // every frame, also in a window that keeps its size (our own shadow's room).
+        guard needsPaint || resized || morph != nil || painter.hasSpinner || scale != paintedScale else { return }
+        paintedScale = scale
         let cr = context
         cairo_save(cr)
         if composited {
