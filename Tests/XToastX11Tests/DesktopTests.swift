@@ -59,7 +59,7 @@ extension OnScreen {
             let picom = try server.startCompositor(["picom", "--backend", "xrender", "-c", "-f"], watcher: watcher)
             defer { picom.stop() }
             for preset in ["toast", "alert", "hud"] {
-                let toast = try XToastProcess(["--preset", preset, "--duration", "1.5", "Saved"], display: server.name)
+                let toast = try XToastProcess(["--preset", preset, "--duration", "1", "Saved"], display: server.name)
                 let window = try #require(try watcher.waitForToasts().first)
                 // Settled: the same picture twice in a row.
                 let shot = try watcher.waitFor("\(preset) settled", timeout: 5) {
