@@ -11,6 +11,13 @@ public struct Appearance: Equatable, Sendable {
         self.morph = morph
     }
 
+    /// The opacity as `_NET_WM_WINDOW_OPACITY` carries it: 0 (clear) to 2³²−1 (opaque), clamped,
+    /// and clear for a value that is not a number.
+    public var opacityProperty: UInt32 {
+        guard !opacity.isNaN else { return 0 }
+        return UInt32((min(max(opacity, 0), 1) * Double(UInt32.max)).rounded())
+    }
+
     public static let shown = Appearance(opacity: 1, scale: 1)
     public static let hidden = Appearance(opacity: 0, scale: 1)
 

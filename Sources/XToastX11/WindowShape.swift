@@ -45,7 +45,7 @@ extension ToastWindow {
     /// Hands the toast's opacity to the compositor (`_NET_WM_WINDOW_OPACITY`, 0 to 2³²−1): one
     /// small request, sent only when the value changes.
     func setOpacity(_ opacity: Double) {
-        let value = UInt((min(max(opacity, 0), 1) * Double(UInt32.max)).rounded())
+        let value = UInt(Appearance(opacity: opacity).opacityProperty)
         guard value != appliedOpacity else { return }
         appliedOpacity = value
         display.setListProperty(window, display.atoms.windowOpacity, type: Atom(XA_CARDINAL), [value])

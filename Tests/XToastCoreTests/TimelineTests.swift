@@ -292,3 +292,16 @@ struct StillTimelineTests {
         #expect(Timeline(motion: Style.alert.motion, hold: nil).withoutMotion.end == nil)
     }
 }
+
+@Suite("The opacity handed to a compositor")
+struct OpacityPropertyTests {
+    @Test(
+        "_NET_WM_WINDOW_OPACITY from 0 (clear) to 2³²−1 (opaque), clamped, never a crash",
+        arguments: [
+            (0.0, UInt32(0)), (1.0, UInt32.max), (0.5, UInt32(0x8000_0000)), (-0.2, UInt32(0)), (1.7, UInt32.max),
+            (Double.nan, UInt32(0)), (Double.infinity, UInt32.max),
+        ])
+    func property(opacity: Double, expected: UInt32) {
+        #expect(Appearance(opacity: opacity).opacityProperty == expected)
+    }
+}
