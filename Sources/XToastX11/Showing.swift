@@ -144,7 +144,8 @@ final class Showing {
         guard let start else { return nil }
         if panelsMayHaveChanged {
             panelsMayHaveChanged = false
-            placeAgain()
+            // Stacked toasts and replacements read where we are.
+            if placeAgain() && announced { announce(windows[0].currentBox) }
         }
         for (i, slide) in slides.enumerated() {
             guard let slide else { continue }
@@ -187,14 +188,18 @@ final class Showing {
 
     /// Moves each box to where it goes on its monitor's work area now (two round trips: the
     /// client list, then its struts; once per burst of changes).
-    private func placeAgain() {
-        guard let spots else { return }
+    /// Returns whether any box moved.
+    private func placeAgain() -> Bool {
+        guard let spots else { return false }
         let panels = display.panels(display.askPanels())
         let areas = panels.apply(to: monitors, screen: display.screenSize).map(\.workArea)
+        var moved = false
         for (window, (spot, area)) in zip(windows, zip(spots, areas)) {
-            window.relocate(
-                to: Placement.origin(for: spot.size, on: area, position: spot.position, margin: spot.margin, offset: spot.offset))
+            let origin = Placement.origin(for: spot.size, on: area, position: spot.position, margin: spot.margin, offset: spot.offset)
+            moved = moved || origin != window.box.origin
+            window.relocate(to: origin)
         }
+        return moved
     }
 
     private func raise() { windows.forEach { $0.raise() } }
