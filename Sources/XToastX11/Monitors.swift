@@ -8,9 +8,15 @@ extension XDisplay {
     /// comes with its work area: the questions about docks and panels travel with the
     /// monitors' (their struts cost one more round trip when a window manager lists clients).
     public func monitors(named: Bool) -> [Monitor] {
+        let (found, panels) = monitorsAndPanels(named: named)
+        return panels.resolve().apply(to: found, screen: screenSize)
+    }
+
+    /// The monitors, and their docks' struts still on their way (see `PendingPanels`).
+    func monitorsAndPanels(named: Bool) -> ([Monitor], PendingPanels) {
         let panelQuestions = askPanels()
         let found = randrMonitors(named: named) ?? xineramaMonitors() ?? [wholeScreen]
-        return panels(panelQuestions).apply(to: found, screen: screenSize)
+        return (found, PendingPanels(display: self, panelQuestions))
     }
 
     private var wholeScreen: Monitor {

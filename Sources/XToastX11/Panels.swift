@@ -10,6 +10,69 @@ struct PanelQuestions {
     fileprivate let rootChildren: xcb_query_tree_cookie_t
 }
 
+private struct StrutQuestion {
+    var partial: xcb_get_property_cookie_t
+    var full: xcb_get_property_cookie_t
+}
+
+/// The docks' struts, asked and not yet read. A dock is a window in the client list or a child
+/// of the root (no window manager, or one that does not reparent docks): their struts go out
+/// together with the question for the root's children's children, and travel while xtoast does
+/// other things (joins the queue), to be read when the toast is placed. A window manager that
+/// puts docks in frames and leaves them out of its list (i3) costs one round trip more: the
+/// frames' children's struts, asked only when no strut was found the first time. Answers never
+/// read are thrown away.
+final class PendingPanels {
+    private let display: XDisplay
+    private let clients: [xcb_window_t]
+    private let workArea: Rect?
+    private let questions: [StrutQuestion]
+    private let frames: [xcb_query_tree_cookie_t]
+    private var answer: Panels?
+
+    /// Reads the answers to `askPanels` and asks for the struts (no wait).
+    init(display: XDisplay, _ asked: PanelQuestions) {
+        self.display = display
+        clients = display.cardinals(asked.clientList, type: XCB_ATOM_WINDOW, cut: true) ?? []
+        let areas = display.cardinals(asked.workArea, type: XCB_ATOM_CARDINAL, cut: true) ?? []
+        let desktop = display.cardinals(asked.currentDesktop, type: XCB_ATOM_CARDINAL)?.first.map(Int.init) ?? 0
+        if desktop >= 0, desktop < XDisplay.desktopLimit, areas.count >= 4 * (desktop + 1) {
+            let v = areas[(4 * desktop)..<(4 * desktop + 4)].map(Int.init)
+            workArea = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+        } else {
+            workArea = nil
+        }
+        let children = Array(display.windows(asked.rootChildren).prefix(XDisplay.clientListLimit))
+        questions = display.askStruts(of: Array(Set(clients + children)))
+        frames = children.map { xcb_query_tree(display.connection, $0) }
+    }
+
+    deinit {
+        guard answer == nil else { return }
+        let connection = display.connection
+        for question in questions {
+            xcb_discard_reply(connection, question.partial.sequence)
+            xcb_discard_reply(connection, question.full.sequence)
+        }
+        for frame in frames { xcb_discard_reply(connection, frame.sequence) }
+    }
+
+    /// The struts and work area (waits for the answers the first time).
+    func resolve() -> Panels {
+        if let answer { return answer }
+        var struts = display.struts(questions)
+        var grandchildren: [xcb_window_t] = []
+        for frame in frames { grandchildren += display.windows(frame) }
+        if struts.isEmpty {
+            let inFrames = Set(grandchildren).subtracting(clients).prefix(XDisplay.clientListLimit)
+            struts = display.struts(display.askStruts(of: Array(inFrames)))
+        }
+        let made = Panels(struts: struts, workArea: workArea)
+        answer = made
+        return made
+    }
+}
+
 /// What the docks and panels keep for themselves: their struts, and the window manager's work area.
 struct Panels {
     var struts: [Strut]
@@ -49,41 +112,19 @@ extension XDisplay {
             rootChildren: xcb_query_tree(connection, root))
     }
 
-    /// The answers to `askPanels`, and the struts of the windows that may be docks. A dock is a
-    /// window in the client list or a child of the root (no window manager, or one that does
-    /// not reparent docks): their struts are asked all together, one round trip more. A window
-    /// manager that puts docks in frames and leaves them out of its list (i3) costs one more:
-    /// the frames' children, asked only when no strut was found the first time.
-    func panels(_ questions: PanelQuestions) -> Panels {
-        let clients = cardinals(questions.clientList, type: XCB_ATOM_WINDOW, cut: true) ?? []
-        let areas = cardinals(questions.workArea, type: XCB_ATOM_CARDINAL, cut: true) ?? []
-        let desktop = cardinals(questions.currentDesktop, type: XCB_ATOM_CARDINAL)?.first.map(Int.init) ?? 0
-        let children = Array(windows(questions.rootChildren).prefix(Self.clientListLimit))
-        var workArea: Rect?
-        if desktop >= 0, desktop < Self.desktopLimit, areas.count >= 4 * (desktop + 1) {
-            let v = areas[(4 * desktop)..<(4 * desktop + 4)].map(Int.init)
-            workArea = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
-        }
-        // The frames' children are asked for together with the first struts, read only if needed.
-        let grandchildQuestions = children.map { xcb_query_tree(connection, $0) }
-        var struts = self.struts(of: Array(Set(clients + children)))
-        var grandchildren: [xcb_window_t] = []
-        for question in grandchildQuestions { grandchildren += windows(question) }
-        if struts.isEmpty {
-            struts = self.struts(of: Array(Set(grandchildren).subtracting(clients).prefix(Self.clientListLimit)))
-        }
-        return Panels(struts: struts, workArea: workArea)
-    }
-
-    /// The struts the windows declare, asked all at once.
-    private func struts(of windows: [xcb_window_t]) -> [Strut] {
-        let screen = screenSize
+    /// The struts `windows` declare, asked all at once; read with `struts(_:)`.
+    fileprivate func askStruts(of windows: [xcb_window_t]) -> [StrutQuestion] {
         func ask(_ window: xcb_window_t, _ property: Atom, _ longs: UInt32) -> xcb_get_property_cookie_t {
             xcb_get_property(
                 connection, 0, window, xcb_atom_t(truncatingIfNeeded: property), xcb_atom_t(XCB_ATOM_CARDINAL.rawValue), 0, longs)
         }
-        let questions = windows.map { (partial: ask($0, atoms.strutPartial, 12), full: ask($0, atoms.strut, 4)) }
-        // Both answers are read (and freed) for every window; the partial strut wins, as EWMH says.
+        return windows.map { StrutQuestion(partial: ask($0, atoms.strutPartial, 12), full: ask($0, atoms.strut, 4)) }
+    }
+
+    /// The answers to `askStruts`: both are read (and freed) for every window; the partial strut
+    /// wins, as EWMH says.
+    fileprivate func struts(_ questions: [StrutQuestion]) -> [Strut] {
+        let screen = screenSize
         return questions.compactMap { question -> Strut? in
             let partial = cardinals(question.partial, type: XCB_ATOM_CARDINAL).flatMap { Strut(partial: $0, screen: screen) }
             let full = cardinals(question.full, type: XCB_ATOM_CARDINAL).flatMap { Strut(full: $0, screen: screen) }
@@ -92,7 +133,7 @@ extension XDisplay {
     }
 
     /// The children from a QueryTree answer; none when the window is gone.
-    private func windows(_ question: xcb_query_tree_cookie_t) -> [xcb_window_t] {
+    fileprivate func windows(_ question: xcb_query_tree_cookie_t) -> [xcb_window_t] {
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         let reply = xcb_query_tree_reply(connection, question, &error)
         defer {
@@ -105,7 +146,7 @@ extension XDisplay {
 
     /// A format-32 property's values from its answer, nil when absent or of another type or
     /// format, or (unless `cut`) longer than was asked for: any client can write anything there.
-    private func cardinals(_ question: xcb_get_property_cookie_t, type: xcb_atom_enum_t, cut: Bool = false) -> [UInt32]? {
+    fileprivate func cardinals(_ question: xcb_get_property_cookie_t, type: xcb_atom_enum_t, cut: Bool = false) -> [UInt32]? {
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         let reply = xcb_get_property_reply(connection, question, &error)
         defer {

@@ -191,7 +191,7 @@ final class Showing {
     /// Returns whether any box moved.
     private func placeAgain() -> Bool {
         guard let spots else { return false }
-        let panels = display.panels(display.askPanels())
+        let panels = PendingPanels(display: display, display.askPanels()).resolve()
         let areas = panels.apply(to: monitors, screen: display.screenSize).map(\.workArea)
         var moved = false
         for (window, (spot, area)) in zip(windows, zip(spots, areas)) {

@@ -80,9 +80,10 @@ public final class ToastSession {
         // the XSETTINGS manager are asked first, so that their answers come with the monitors.
         let compositor = display.askOwner(of: display.atoms.compositorSelection)
         let settingsManager = request.followsReducedMotion ? display.askOwner(of: display.atoms.xsettingsSelection) : nil
-        let targets = try Self.monitors(for: request.monitor, on: display)
+        let (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         fresh = StartingView(
-            targets: targets, composited: display.owner(compositor) != 0, settingsManager: settingsManager.map(display.owner))
+            targets: targets, panels: panels, composited: display.owner(compositor) != 0,
+            settingsManager: settingsManager.map(display.owner))
         let at: Int?
         switch request.delivery {
         case .at(let instant): at = Int(instant)
@@ -348,12 +349,14 @@ public final class ToastSession {
         if let fresh {
             view = fresh
         } else {
-            view = StartingView(targets: try Self.monitors(for: request.monitor, on: display))
+            let (targets, panels) = try Self.monitors(for: request.monitor, on: display)
+            view = StartingView(targets: targets, panels: panels)
         }
         fresh = nil
         let composited = view.composited ?? display.compositorIsRunning()
         let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
-        let targets = view.targets
+        // The docks' struts were asked with the monitors and have travelled since.
+        let targets = view.panels.resolve().apply(to: view.targets, screen: display.screenSize)
         let hold = duration.hold(for: content.message)
         let start = old ?? coordinator.replacedRect
         // The bar moves from the replaced toast's value to ours.
@@ -424,11 +427,13 @@ public final class ToastSession {
         showing.isSetUp = true
     }
 
-    /// The monitors `choice` picks on `display` now.
-    private static func monitors(for choice: MonitorChoice, on display: XDisplay) throws(X11Error) -> [Monitor] {
+    /// The monitors `choice` picks on `display` now, and their docks' struts on their way.
+    private static func monitors(for choice: MonitorChoice, on display: XDisplay) throws(X11Error) -> (
+        [Monitor], PendingPanels
+    ) {
         let needsNames: Bool
         if case .named = choice { needsNames = true } else { needsNames = false }
-        let monitors = display.monitors(named: needsNames)
+        let (monitors, panels) = display.monitorsAndPanels(named: needsNames)
         // With one monitor there is nothing to ask the server about.
         let looksAround = monitors.count > 1 && (choice == .pointer || choice == .focus)
         let pointer = looksAround ? display.pointerPosition() : nil
@@ -436,7 +441,7 @@ public final class ToastSession {
         do {
             let targets = try choice.select(from: monitors, pointer: pointer, focus: focus)
             guard !targets.isEmpty else { throw X11Error.noMonitors }
-            return targets
+            return (targets, panels)
         } catch let error as X11Error {
             throw error
         } catch {
@@ -448,10 +453,11 @@ public final class ToastSession {
 }
 
 /// What a toast shown at once needs to know of the server, asked together at start: the
-/// monitors it goes on, whether a compositor runs, who the XSETTINGS manager is (0: none).
-/// Nil fields are asked when the toast shows.
+/// monitors it goes on and their docks, whether a compositor runs, who the XSETTINGS manager is
+/// (0: none). Nil fields are asked when the toast shows.
 private struct StartingView {
     var targets: [Monitor]
+    var panels: PendingPanels
     var composited: Bool? = nil
     var settingsManager: Window? = nil
 }
