@@ -99,7 +99,7 @@ extension OnScreen {
                 }
                 let shown = darkness(picture, shadowSpot) / max(darkness(picture, boxSpot), 1)
                 try watcher.waitForDestroy(window)
-                _ = try watcher.waitFor("\(preset): nothing left after the toast", timeout: 0.5) { () -> Bool? in
+                _ = try watcher.waitFor("\(preset): nothing left after the toast", timeout: 1.5) { () -> Bool? in
                     let after = try Screenshot(display: server.name)
                     let (shadow, body) = (darkness(after, shadowSpot), darkness(after, boxSpot))
                     #expect(shadow <= shown * body + 4, "\(preset): a shadow (\(shadow)) around a box that is gone (\(body))")
@@ -135,7 +135,7 @@ extension OnScreen {
             #expect(full < backgroundColour.b - 20, "no shadow once shown (blue \(full), half way \(middle), frame \(frame))")
             // Allowing for when exactly the compositor shows the frame the shot catches.
             #expect(
-                ratio > before - 0.1 && ratio < after + 0.1,
+                ratio > before - 0.15 && ratio < after + 0.15,
                 "shadow at \(ratio) of its strength \(before)…\(after) of the way through the fade")
             toast.signal(SIGUSR1)
             #expect(try toast.wait().status == 0)
