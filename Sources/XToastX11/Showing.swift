@@ -29,7 +29,8 @@ final class Showing {
     /// How each window was placed on its monitor, to place it again when docks or panels come
     /// or go; nil: never again.
     var spots: [Spot]?
-    /// The window manager's client list or work area changed: look at the panels again.
+    /// A window came, went or changed hands, or the window manager's client list or work area
+    /// changed: look at the panels again.
     private var panelsMayHaveChanged = false
 
     /// What a box's place on its monitor was worked out from.
@@ -186,9 +187,9 @@ final class Showing {
         return nil
     }
 
-    /// Moves each box to where it goes on its monitor's work area now (two round trips: the
-    /// client list, then its struts; once per burst of changes).
-    /// Returns whether any box moved.
+    /// Moves each box to where it goes on its monitor's work area now, and says whether any
+    /// moved. Two or three round trips (the root's list and children, their struts, under i3
+    /// the frames' children's), once per burst of changes, never while nothing changes.
     private func placeAgain() -> Bool {
         guard let spots else { return false }
         let panels = PendingPanels(display: display, display.askPanels()).resolve()
