@@ -81,7 +81,10 @@ final class ToastWindow {
         if composited {
             // Transparent until the first frame: the compositor never shows an unpainted box.
             attributes.background_pixel = 0
-            mask |= UInt(CWBackPixel)
+            // A window that resizes with its box keeps the last frame, centred, until the next
+            // is drawn, instead of clearing it: nothing flickers if the compositor looks between.
+            attributes.bit_gravity = CenterGravity
+            mask |= UInt(CWBackPixel | CWBitGravity)
         } else {
             // No background: the server leaves the screen as it was until the first paint,
             // instead of flashing a black box.
