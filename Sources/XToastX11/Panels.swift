@@ -61,11 +61,14 @@ final class PendingPanels {
     func resolve() -> Panels {
         if let answer { return answer }
         var struts = display.struts(questions)
+        // Every answer is read (and freed); only so many windows are kept.
         var grandchildren: [xcb_window_t] = []
-        for frame in frames { grandchildren += display.windows(frame) }
+        for frame in frames {
+            let found = display.windows(frame)
+            grandchildren += found.prefix(max(XDisplay.clientListLimit - grandchildren.count, 0))
+        }
         if struts.isEmpty {
-            let inFrames = Set(grandchildren).subtracting(clients).prefix(XDisplay.clientListLimit)
-            struts = display.struts(display.askStruts(of: Array(inFrames)))
+            struts = display.struts(display.askStruts(of: Array(Set(grandchildren).subtracting(clients))))
         }
         let made = Panels(struts: struts, workArea: workArea)
         answer = made
