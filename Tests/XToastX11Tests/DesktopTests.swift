@@ -176,7 +176,8 @@ extension OnScreen {
         }
 
         /// Struts are any client's to write: garbage (a wrong format, a wrong length, a bar
-        /// taller than the screen, −1) moves nothing; a sane strut beside them still counts.
+        /// taller than the screen, −1, a client list of windows that do not exist, a broken work
+        /// area) moves nothing; a sane strut beside them still counts.
         @Test func garbageStrutsFromAnotherClientChangeNothing() throws {
             let server = try PrivateXServer()
             let watcher = try XWatcher(display: server.name)
@@ -206,13 +207,20 @@ extension OnScreen {
             ] as [(String, Int32, [UInt])] {
                 _ = dock(property, format: format, values)
             }
+            // The window manager's root properties, garbled: windows that do not exist, a work
+            // area of three numbers, a desktop far past the list.
+            func longBytes(_ values: [UInt]) -> [UInt8] { values.withUnsafeBytes { Array($0) } }
+            watcher.setRootProperty("_NET_CLIENT_LIST", type: Atom(XA_WINDOW), format: 32, bytes: longBytes([0xdead_beef, 0, 1]), count: 3)
+            watcher.setRootProperty("_NET_WORKAREA", type: Atom(XA_CARDINAL), format: 32, bytes: longBytes([0, 0, 100]), count: 3)
+            watcher.setRootProperty("_NET_CURRENT_DESKTOP", type: Atom(XA_CARDINAL), format: 32, bytes: longBytes([0xffff_ffff]), count: 1)
             XSync(watcher.display, 0)
             func bottomEdge() throws -> Int {
                 let toast = try XToastProcess(
                     ["--duration", "0", "--fade-in", "0", "--fade-out", "0", "Still at the edge"], display: server.name)
                 let window = try #require(try watcher.waitForToasts().first)
                 let frame = try #require(watcher.geometry(window))
-                #expect(try toast.wait().status == 0)
+                let result = try toast.wait()
+                #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
                 return frame.y + frame.height
             }
             #expect(try bottomEdge() == 1080 - 15)
