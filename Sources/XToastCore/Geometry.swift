@@ -75,3 +75,39 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
+
+/// Space around a rectangle on each side, in device pixels.
+public struct Insets: Equatable, Sendable {
+    public var left: Int
+    public var top: Int
+    public var right: Int
+    public var bottom: Int
+
+    public init(left: Int, top: Int, right: Int, bottom: Int) {
+        self.left = left
+        self.top = top
+        self.right = right
+        self.bottom = bottom
+    }
+
+    public static let zero = Insets(left: 0, top: 0, right: 0, bottom: 0)
+}
+
+extension Rect {
+    /// This rectangle with `margins` around it, grown or shrunk by `factor` about the
+    /// rectangle's own centre, rounded outwards to whole pixels and never empty: the window
+    /// that holds a box drawn at that scale, and nothing more.
+    public func scaled(by factor: Double, margins: Insets = .zero) -> Rect {
+        let f = max(factor, 0)
+        let cx = Double(x) + Double(width) / 2
+        let cy = Double(y) + Double(height) / 2
+        let left = Int((cx - (Double(width) / 2 + Double(margins.left)) * f).rounded(.down))
+        let top = Int((cy - (Double(height) / 2 + Double(margins.top)) * f).rounded(.down))
+        let right = Int((cx + (Double(width) / 2 + Double(margins.right)) * f).rounded(.up))
+        let bottom = Int((cy + (Double(height) / 2 + Double(margins.bottom)) * f).rounded(.up))
+        return Rect(x: left, y: top, width: max(right - left, 1), height: max(bottom - top, 1))
+    }
+
+    /// Moved by `dx`, `dy`.
+    public func offsetBy(_ dx: Int, _ dy: Int) -> Rect { Rect(x: x + dx, y: y + dy, width: width, height: height) }
+}

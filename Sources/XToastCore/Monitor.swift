@@ -3,11 +3,14 @@ public struct Monitor: Equatable, Sendable {
     public var name: String
     public var rect: Rect
     public var isPrimary: Bool
+    /// Where toasts go on it: the monitor less its docks and panels (see `WorkArea`).
+    public var workArea: Rect
 
-    public init(name: String, rect: Rect, isPrimary: Bool = false) {
+    public init(name: String, rect: Rect, isPrimary: Bool = false, workArea: Rect? = nil) {
         self.name = name
         self.rect = rect
         self.isPrimary = isPrimary
+        self.workArea = workArea ?? rect
     }
 }
 

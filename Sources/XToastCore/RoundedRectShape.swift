@@ -1,22 +1,39 @@
 /// A rounded rectangle as whole-pixel rows, for a 1-bit window shape (XShape) where nothing
-/// can be antialiased: a pixel belongs to the shape when its centre lies inside the curve.
+/// can be antialiased.
 public enum RoundedRectShape {
+    /// Which edge pixels belong to the shape.
+    public enum Coverage: Sendable {
+        /// A pixel whose centre lies inside the curve: the best 1-bit edge, where nothing blends
+        /// (no compositor).
+        case centre
+        /// Every pixel the curve touches: the shape keeps all the antialiased edge pixels a
+        /// compositor blends, and cuts only what is wholly outside the box.
+        case any
+    }
+
     /// Rectangles that together cover a `size` box with corners of `radius` pixels.
-    public static func rectangles(size: Size, radius: Double) -> [Rect] {
+    public static func rectangles(size: Size, radius: Double, coverage: Coverage = .centre) -> [Rect] {
+        guard size.width > 0, size.height > 0 else { return [] }
         let r = min(radius, Double(min(size.width, size.height)) / 2)
         let cornerRows = Int(r.rounded(.up))
         guard r > 0, cornerRows > 0 else { return [Rect(x: 0, y: 0, width: size.width, height: size.height)] }
         var rows: [Rect] = []
         for row in 0..<cornerRows {
-            // Distance from the pixel centre to the circle centre, vertically.
-            let dy = r - (Double(row) + 0.5)
             let inset: Int
-            if dy <= 0 {
-                inset = 0
-            } else {
-                let dx = (r * r - dy * dy).squareRoot()
-                // The leftmost pixel whose centre is inside the circle.
-                inset = Int((r - dx - 0.5).rounded(.up))
+            switch coverage {
+            case .centre:
+                // Distance from the pixel centre to the circle centre, vertically.
+                let dy = r - (Double(row) + 0.5)
+                if dy <= 0 {
+                    inset = 0
+                } else {
+                    // The leftmost pixel whose centre is inside the circle.
+                    inset = Int((r - (r * r - dy * dy).squareRoot() - 0.5).rounded(.up))
+                }
+            case .any:
+                // The row's point nearest the circle centre, vertically: its lower edge.
+                let dy = max(r - Double(row + 1), 0)
+                inset = Int((r - (r * r - dy * dy).squareRoot()).rounded(.down))
             }
             let width = size.width - 2 * max(inset, 0)
             guard width > 0 else { continue }

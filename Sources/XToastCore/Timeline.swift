@@ -11,6 +11,13 @@ public struct Appearance: Equatable, Sendable {
         self.morph = morph
     }
 
+    /// The opacity as `_NET_WM_WINDOW_OPACITY` carries it: 0 (clear) to 2³²−1 (opaque), clamped,
+    /// and clear for a value that is not a number.
+    public var opacityProperty: UInt32 {
+        guard !opacity.isNaN else { return 0 }
+        return UInt32((min(max(opacity, 0), 1) * Double(UInt32.max)).rounded())
+    }
+
     public static let shown = Appearance(opacity: 1, scale: 1)
     public static let hidden = Appearance(opacity: 0, scale: 1)
 
@@ -90,6 +97,12 @@ public struct Timeline: Equatable, Sendable {
     public init(motion: Motion, hold: Double?) {
         self.motion = motion
         self.hold = hold.map { max($0, 0) }
+    }
+
+    /// The same toast without motion (no compositor to blend it, or "reduce motion"): shown
+    /// whole at once, and held for as long as the motion would have kept it on screen.
+    public var withoutMotion: Timeline {
+        Timeline(motion: .none, hold: hold.map { $0 + entranceDuration + exitDuration })
     }
 
     public var entranceDuration: Double { motion.entrance.reduce(0) { $0 + max($1.duration, 0) } }

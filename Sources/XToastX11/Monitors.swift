@@ -4,9 +4,19 @@ import XToastCore
 
 extension XDisplay {
     /// The monitors as the server sees them: RandR 1.5 monitors, else Xinerama screens, else
-    /// the whole screen. Names cost a round trip, so they are fetched only when `named`.
+    /// the whole screen. Names cost a round trip, so they are fetched only when `named`. Each
+    /// comes with its work area: the questions about docks and panels travel with the
+    /// monitors' (their struts cost one more round trip when a window manager lists clients).
     public func monitors(named: Bool) -> [Monitor] {
-        randrMonitors(named: named) ?? xineramaMonitors() ?? [wholeScreen]
+        let (found, panels) = monitorsAndPanels(named: named)
+        return panels.resolve().apply(to: found, screen: screenSize)
+    }
+
+    /// The monitors, and their docks' struts still on their way (see `PendingPanels`).
+    func monitorsAndPanels(named: Bool) -> ([Monitor], PendingPanels) {
+        let panelQuestions = askPanels()
+        let found = randrMonitors(named: named) ?? xineramaMonitors() ?? [wholeScreen]
+        return (found, PendingPanels(display: self, panelQuestions))
     }
 
     private var wholeScreen: Monitor {

@@ -26,6 +26,20 @@ final class Showing {
     private var start: Double?
     private var nextFrame: Double? = 0
     private var announced = false
+    /// How each window was placed on its monitor, to place it again when docks or panels come
+    /// or go; nil: never again.
+    var spots: [Spot]?
+    /// A window came, went or changed hands, or the window manager's client list or work area
+    /// changed: look at the panels again.
+    private var panelsMayHaveChanged = false
+
+    /// What a box's place on its monitor was worked out from.
+    struct Spot {
+        var size: Size
+        var position: Position
+        var margin: Int
+        var offset: Point
+    }
 
     init(
         display: XDisplay, windows: [ToastWindow], monitors: [Monitor], shifts: [Int], direction: Int, slideDuration: Double,
@@ -91,6 +105,13 @@ final class Showing {
             return nil
         }
         switch type {
+        case PropertyNotify:
+            // A window manager that lists docks changes its client list when one comes or goes;
+            // one that draws its own panels changes the work area.
+            let atom = event.xproperty.atom
+            if event.xproperty.window == display.root && (atom == display.atoms.clientList || atom == display.atoms.workArea) {
+                panelsMayHaveChanged = true
+            }
         case Expose:
             windows.first { $0.window == event.xexpose.window }?.invalidate()
         case ButtonPress:
@@ -99,7 +120,16 @@ final class Showing {
             // A newly mapped window may cover the toast. Not answered for override-redirect
             // windows: a screen locker must stay on top (and other always-on-top programs
             // answering each other would never stop).
-            if !isOurs(event.xmap.window) && event.xmap.override_redirect == 0 { raise() }
+            if !isOurs(event.xmap.window) && event.xmap.override_redirect == 0 {
+                raise()
+                // It may be a dock, or the frame a window manager put one in.
+                panelsMayHaveChanged = true
+            }
+        case UnmapNotify:
+            if !isOurs(event.xunmap.window) { panelsMayHaveChanged = true }
+        case ReparentNotify:
+            // A window manager moving a dock into its frame (or out of it, when it quits).
+            panelsMayHaveChanged = true
         case ConfigureNotify:
             // A managed window raised over us. Restacks of other override-redirect windows are
             // not answered: two always-on-top programs answering each other would never stop.
@@ -113,6 +143,11 @@ final class Showing {
     /// Draws the frame due at `now`, if any; returns `.expired` once the timeline has ended.
     func step(now: Double, announce: (Rect) -> Void) -> Outcome? {
         guard let start else { return nil }
+        if panelsMayHaveChanged {
+            panelsMayHaveChanged = false
+            // Stacked toasts and replacements read where we are.
+            if placeAgain() && announced { announce(windows[0].currentBox) }
+        }
         for (i, slide) in slides.enumerated() {
             guard let slide else { continue }
             windows[i].move(by: direction * (slide.value(at: now) - placedShifts[i]))
@@ -150,6 +185,22 @@ final class Showing {
             nextFrame = min(nextFrame ?? tick, tick)
         }
         return nil
+    }
+
+    /// Moves each box to where it goes on its monitor's work area now, and says whether any
+    /// moved. Two or three round trips (the root's list and children, their struts, under i3
+    /// the frames' children's), once per burst of changes, never while nothing changes.
+    private func placeAgain() -> Bool {
+        guard let spots else { return false }
+        let panels = PendingPanels(display: display, display.askPanels()).resolve()
+        let areas = panels.apply(to: monitors, screen: display.screenSize).map(\.workArea)
+        var moved = false
+        for (window, (spot, area)) in zip(windows, zip(spots, areas)) {
+            let origin = Placement.origin(for: spot.size, on: area, position: spot.position, margin: spot.margin, offset: spot.offset)
+            moved = moved || origin != window.box.origin
+            window.relocate(to: origin)
+        }
+        return moved
     }
 
     private func raise() { windows.forEach { $0.raise() } }

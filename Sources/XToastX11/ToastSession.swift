@@ -84,19 +84,21 @@ public final class ToastSession {
         let compositor = display.askOwner(of: display.atoms.compositorSelection)
         let settingsManager = request.followsReducedMotion ? display.askOwner(of: display.atoms.xsettingsSelection) : nil
         let targets: [Monitor]
+        let panels: PendingPanels
         do throws(X11Error) {
-            targets = try Self.monitors(for: request.monitor, on: display)
+            (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         } catch {
             // A monitor named in a file may be unplugged today (a laptop off its dock): asked for
             // in this call it is an error, from a file or the resources it must not silence toasts.
             guard case .unknownMonitor = error, let origin = request.monitorOrigin else { throw error }
             request.monitor = Configuration().monitor
             warn("\(origin): monitor: \(error.description); showing it on the default monitor, \(request.monitor)")
-            targets = try Self.monitors(for: request.monitor, on: display)
+            (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         }
         self.request = request
         fresh = StartingView(
-            targets: targets, composited: display.owner(compositor) != 0, settingsManager: settingsManager.map(display.owner))
+            targets: targets, panels: panels, composited: display.owner(compositor) != 0,
+            settingsManager: settingsManager.map(display.owner))
         let at: Int?
         switch request.delivery {
         case .at(let instant): at = Int(instant)
@@ -367,31 +369,32 @@ public final class ToastSession {
         if let fresh {
             view = fresh
         } else {
-            view = StartingView(targets: try Self.monitors(for: request.monitor, on: display))
+            let (targets, panels) = try Self.monitors(for: request.monitor, on: display)
+            view = StartingView(targets: targets, panels: panels)
         }
         fresh = nil
         let composited = view.composited ?? display.compositorIsRunning()
         let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
-        let targets = view.targets
+        // The docks' struts were asked with the monitors and have travelled since.
+        let targets = view.panels.resolve().apply(to: view.targets, screen: display.screenSize)
         let hold = duration.hold(for: content.message)
         let start = old ?? coordinator.replacedRect
         // The bar moves from the replaced toast's value to ours.
         let startProgress = old != nil ? oldProgress : coordinator.replacedProgress
         // Taking over from a toast with our tag: no fade-in, the box moves from its place.
-        let motion: Motion
+        let motion =
+            start != nil ? .replacing(over: style.replaceDuration, curve: style.transitionEasing, exit: style.motion.exit) : style.motion
+        var timeline = Timeline(motion: motion, hold: hold)
         if !composited || (request.followsReducedMotion && display.reducesMotion(manager: view.settingsManager)) {
             // Without a compositor nothing can fade; with "reduce motion" nothing should move:
-            // the toast simply appears and disappears.
-            motion = .none
-        } else if start != nil {
-            motion = .replacing(over: style.replaceDuration, curve: style.transitionEasing, exit: style.motion.exit)
-        } else {
-            motion = style.motion
+            // the toast simply appears and disappears, and stays as long as it would have.
+            timeline = timeline.withoutMotion
         }
         let direction = style.position.stackDirection
         let shifts = targets.map(stackShift)
+        var spots: [Showing.Spot] = []
         let windows = try zip(targets, shifts).map { monitor, shift throws(X11Error) in
-            let metrics = ToastMetrics(style: style, scale: scale, monitor: monitor.rect.size)
+            let metrics = ToastMetrics(style: style, scale: scale, monitor: monitor.workArea.size)
             let painter: ToastPainter
             do {
                 painter = try ToastPainter(content: content, style: style, metrics: metrics)
@@ -400,13 +403,15 @@ public final class ToastSession {
             }
             if painter.markupFailed && monitor == targets[0] { warn(ToastPainter.markupWarning) }
             let offset = Point(x: metrics.offset.x, y: metrics.offset.y + direction * shift)
+            let spot = Showing.Spot(size: painter.boxSize, position: style.position, margin: metrics.margin, offset: offset)
+            spots.append(spot)
             let origin = Placement.origin(
-                for: painter.boxSize, on: monitor.rect, position: style.position, margin: metrics.margin, offset: offset)
+                for: spot.size, on: monitor.workArea, position: spot.position, margin: spot.margin, offset: spot.offset)
             // The move from the old box never crosses monitors.
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
                 display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
-                maximumScale: motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited)
+                maximumScale: timeline.motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited)
         }
         // Known refresh rates are kept; a first toast learns it once its first frame is out.
         let frameInterval = frameIntervals[targets[0].rect] ?? 1 / Self.fallbackRefreshRate
@@ -414,9 +419,10 @@ public final class ToastSession {
         XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
         let showing = Showing(
             display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
-            slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, timeline: Timeline(motion: motion, hold: hold),
+            slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, timeline: timeline,
             frameInterval: frameInterval, compositorEvent: compositorEvent,
             spinner: content.spinner ? (1 / style.spinnerFrameRate, style.spinnerPeriod) : nil)
+        showing.spots = spots
         windows.forEach { $0.map() }
         // Drawn at once, not after the Expose: the server handles the map before the drawing.
         showing.begin(now: Wakeups.now())
@@ -441,11 +447,13 @@ public final class ToastSession {
         showing.isSetUp = true
     }
 
-    /// The monitors `choice` picks on `display` now.
-    private static func monitors(for choice: MonitorChoice, on display: XDisplay) throws(X11Error) -> [Monitor] {
+    /// The monitors `choice` picks on `display` now, and their docks' struts on their way.
+    private static func monitors(for choice: MonitorChoice, on display: XDisplay) throws(X11Error) -> (
+        [Monitor], PendingPanels
+    ) {
         let needsNames: Bool
         if case .named = choice { needsNames = true } else { needsNames = false }
-        let monitors = display.monitors(named: needsNames)
+        let (monitors, panels) = display.monitorsAndPanels(named: needsNames)
         // With one monitor there is nothing to ask the server about.
         let looksAround = monitors.count > 1 && (choice == .pointer || choice == .focus)
         let pointer = looksAround ? display.pointerPosition() : nil
@@ -453,7 +461,7 @@ public final class ToastSession {
         do {
             let targets = try choice.select(from: monitors, pointer: pointer, focus: focus)
             guard !targets.isEmpty else { throw X11Error.noMonitors }
-            return targets
+            return (targets, panels)
         } catch let error as X11Error {
             throw error
         } catch {
@@ -465,10 +473,11 @@ public final class ToastSession {
 }
 
 /// What a toast shown at once needs to know of the server, asked together at start: the
-/// monitors it goes on, whether a compositor runs, who the XSETTINGS manager is (0: none).
-/// Nil fields are asked when the toast shows.
+/// monitors it goes on and their docks, whether a compositor runs, who the XSETTINGS manager is
+/// (0: none). Nil fields are asked when the toast shows.
 private struct StartingView {
     var targets: [Monitor]
+    var panels: PendingPanels
     var composited: Bool? = nil
     var settingsManager: Window? = nil
 }

@@ -6,14 +6,20 @@ import XToastRender
 
 /// One override-redirect toast window: made once, then each frame only composites the content
 /// that was drawn once into a server-side surface.
+///
+/// Under a compositor the window is exactly the box at its current scale, shaped to its rounded
+/// outline, and it fades by `_NET_WM_WINDOW_OPACITY`: what a compositor shadows is the box, and
+/// its shadow fades with the toast (picom's shadow follows the window's opacity, not its pixels'
+/// alpha). A style that draws its own shadow (the alert) asks picom for none and keeps one
+/// window large enough for its largest scale: resizing costs the compositor more than it saves.
 final class ToastWindow {
     let display: XDisplay
     let window: Window
-    /// The window on the screen; larger than the box when the motion scales up.
-    let frame: Rect
-    /// The box inside the window.
-    let box: Rect
-    private let painter: ToastPainter
+    /// The box where it was placed, at scale 1, in root coordinates.
+    private(set) var box: Rect
+    /// Where the window is now, in root coordinates.
+    private(set) var frame: Rect
+    let painter: ToastPainter
     private let colormap: Colormap
     private let surface: CairoSurface
     private let context: OpaquePointer
@@ -24,15 +30,25 @@ final class ToastWindow {
     private let morphStart: Rect?
     /// The replaced toast's progress value, that our bar moves from.
     private let morphProgress: Double?
+    /// The window's shape as last set, so that it is sent again only when it changes.
+    var appliedShape: WindowShape?
+    /// The opacity property as last set.
+    var appliedOpacity: UInt?
 
     /// Our progress value, for a toast that replaces this one.
     var progress: Double? { painter.progress?.percent }
     private(set) var composited: Bool
     /// Without a compositor the window is painted once, then only after an expose.
     private var needsPaint = true
+    /// The scale the content was last drawn at.
+    private var paintedScale = 1.0
+    /// The shadow is ours (the style draws one): the window keeps room for it.
+    var drawsOwnShadow: Bool { painter.margins != (0, 0, 0, 0) }
+    /// The largest scale of the motion, which a window with our own shadow keeps room for.
+    private let roomScale: Double
 
-    /// Makes (but does not map) a window showing `painter`'s box at `box`, with room around it
-    /// for the motion's `maximumScale` and for the box it moves from (`morphStart`).
+    /// Makes (but does not map) a window showing `painter`'s box at `box`, starting from the
+    /// box it moves from (`morphStart`); `maximumScale` is the largest its motion reaches.
     init(
         display: XDisplay, painter: ToastPainter, box: Rect, maximumScale: Double, morphStart: Rect?, morphProgress: Double?,
         composited: Bool
@@ -41,19 +57,10 @@ final class ToastWindow {
         self.painter = painter
         self.box = box
         self.composited = composited
-        // The drawing (box and shadow), grown around the box's centre for the largest scale.
-        let m = painter.margins
-        let factor = max(maximumScale, 1)
-        let left = Int((Double(box.width / 2 + m.left) * factor).rounded(.up))
-        let right = Int((Double(box.width - box.width / 2 + m.right) * factor).rounded(.up))
-        let top = Int((Double(box.height / 2 + m.top) * factor).rounded(.up))
-        let bottom = Int((Double(box.height - box.height / 2 + m.bottom) * factor).rounded(.up))
-        let centre = Point(x: box.x + box.width / 2, y: box.y + box.height / 2)
-        var frame = Rect(x: centre.x - left, y: centre.y - top, width: left + right, height: top + bottom)
-        if let morphStart { frame = frame.union(morphStart) }
-        self.frame = frame
         self.morphStart = morphStart
         self.morphProgress = morphProgress
+        roomScale = max(maximumScale, 1)
+        frame = composited ? Self.room(around: box, painter: painter, scale: max(maximumScale, 1)) : box
 
         let dpy = display.pointer
         var info = XVisualInfo()
@@ -74,7 +81,10 @@ final class ToastWindow {
         if composited {
             // Transparent until the first frame: the compositor never shows an unpainted box.
             attributes.background_pixel = 0
-            mask |= UInt(CWBackPixel)
+            // A window that resizes with its box keeps the last frame, centred, until the next
+            // is drawn, instead of clearing it: nothing flickers if the compositor looks between.
+            attributes.bit_gravity = CenterGravity
+            mask |= UInt(CWBackPixel | CWBitGravity)
         } else {
             // No background: the server leaves the screen as it was until the first paint,
             // instead of flashing a black box.
@@ -88,10 +98,13 @@ final class ToastWindow {
             XFreeColormap(dpy, colormap)
             throw .cannotCreateWindow("XCreateWindow failed")
         }
+        guard let created = cairo_xlib_surface_create(dpy, window, visual, Int32(frame.width), Int32(frame.height)) else {
+            XDestroyWindow(dpy, window)
+            XFreeColormap(dpy, colormap)
+            throw .cannotCreateWindow("cannot draw on the window")
+        }
         do {
-            surface = try CairoSurface(
-                taking: cairo_xlib_surface_create(dpy, window, visual, Int32(frame.width), Int32(frame.height))!,
-                size: frame.size, what: "cannot draw on the window")
+            surface = try CairoSurface(taking: created, size: frame.size, what: "cannot draw on the window")
         } catch {
             XDestroyWindow(dpy, window)
             XFreeColormap(dpy, colormap)
@@ -99,9 +112,9 @@ final class ToastWindow {
         }
         context = cairo_create(surface.pointer)
         setProperties()
-        // Clicks pass through the room around the box (none for a plain toast at scale 1).
-        if frame != box { setInputShape() }
-        if !composited { setBoundingShape(rounded: true) }
+        // Invisible to a compositor until the first frame says otherwise: its shadow must not
+        // show at full strength around a box not drawn yet.
+        if composited { setOpacity(0) }
     }
 
     deinit {
@@ -112,87 +125,26 @@ final class ToastWindow {
         XFreeColormap(display.pointer, colormap)
     }
 
-    /// Names and types the window so that compositors, window managers and their rules know it
-    /// is a notification (`WM_CLASS` xtoast/Xtoast) that never wants the keyboard.
-    private func setProperties() {
-        let dpy = display.pointer
-        let atoms = display.atoms
-        "xtoast".withCString { name in
-            "Xtoast".withCString { cls in
-                var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: cls))
-                XSetClassHint(dpy, window, &hint)
-            }
-            XStoreName(dpy, window, name)
-            XChangeProperty(dpy, window, atoms.wmName, atoms.utf8String, 8, PropModeReplace, name, Int32(strlen(name)))
-        }
-        setAtomProperty(atoms.windowType, [atoms.windowTypeNotification], type: Atom(XA_ATOM))
-        setAtomProperty(atoms.wmState, [atoms.wmStateAbove, atoms.wmStateSkipTaskbar], type: Atom(XA_ATOM))
-        setAtomProperty(atoms.wmPid, [UInt(getpid())], type: Atom(XA_CARDINAL))
-        var hints = XWMHints()
-        hints.flags = InputHint
-        hints.input = 0
-        XSetWMHints(dpy, window, &hints)
-    }
-
-    private func setAtomProperty(_ property: Atom, _ values: [UInt], type: Atom) {
-        // Format-32 property data is C long: 8 bytes here.
-        values.withUnsafeBytes { bytes in
-            _ = XChangeProperty(
-                display.pointer, window, property, type, 32, PropModeReplace,
-                bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(values.count))
-        }
-    }
-
-    /// Clicks land only on the box, not on the room left around it for scaling.
-    private func setInputShape() {
-        let inner = Rect(x: box.x - frame.x, y: box.y - frame.y, width: box.width, height: box.height)
-        combineShape(UInt8(XCB_SHAPE_SK_INPUT.rawValue), [inner])
-    }
-
-    /// Cuts the window to the rounded box (no compositor: 1-bit corners instead of black ones),
-    /// or restores the plain rectangle.
-    private func setBoundingShape(rounded: Bool) {
-        let bounding = UInt8(XCB_SHAPE_SK_BOUNDING.rawValue)
-        guard rounded else {
-            // No mask: the plain rectangle again.
-            guard hasShape else { return }
-            xcb_shape_mask(display.connection, UInt8(XCB_SHAPE_SO_SET.rawValue), bounding, xcbWindow, 0, 0, 0)
-            return
-        }
-        let offset = Point(x: box.x - frame.x, y: box.y - frame.y)
-        let rows = RoundedRectShape.rectangles(size: box.size, radius: painter.metrics.cornerRadius).map {
-            Rect(x: $0.x + offset.x, y: $0.y + offset.y, width: $0.width, height: $0.height)
-        }
-        combineShape(bounding, rows)
-    }
-
-    /// SHAPE through XCB, whose opcode came with the atoms: Xlib would ask for it first, one
-    /// round trip before the first frame. Without the extension (XCB would close the connection
-    /// for a request to it) the window stays rectangular.
-    private func combineShape(_ kind: UInt8, _ rects: [Rect]) {
-        guard hasShape else { return }
-        let rectangles = rects.map {
-            xcb_rectangle_t(
-                x: Int16(clamping: $0.x), y: Int16(clamping: $0.y), width: UInt16(clamping: $0.width), height: UInt16(clamping: $0.height))
-        }
-        xcb_shape_rectangles(
-            display.connection, UInt8(XCB_SHAPE_SO_SET.rawValue), kind, UInt8(XCB_CLIP_ORDERING_UNSORTED.rawValue), xcbWindow, 0, 0,
-            UInt32(rectangles.count), rectangles)
-    }
-
-    private var hasShape: Bool { xtoast_shape_opcode(display.connection) != 0 }
-    private var xcbWindow: xcb_window_t { xcb_window_t(truncatingIfNeeded: window) }
-
     /// How far the window has moved down from where it was made (stacked toasts close gaps).
     private(set) var verticalShift = 0
 
     /// The box where it is now, in root coordinates.
-    var currentBox: Rect { Rect(x: box.x, y: box.y + verticalShift, width: box.width, height: box.height) }
+    var currentBox: Rect { box.offsetBy(0, verticalShift) }
 
     func move(by dy: Int) {
         guard dy != verticalShift else { return }
+        frame = frame.offsetBy(0, dy - verticalShift)
         verticalShift = dy
-        XMoveWindow(display.pointer, window, Int32(frame.x), Int32(frame.y + dy))
+        XMoveWindow(display.pointer, window, Int32(frame.x), Int32(frame.y))
+    }
+
+    /// Puts the box at `origin` (a panel came or went): the window moves with it.
+    func relocate(to origin: Point) {
+        guard origin != box.origin else { return }
+        let (dx, dy) = (origin.x - box.x, origin.y - box.y)
+        box = box.offsetBy(dx, dy)
+        frame = frame.offsetBy(dx, dy)
+        XMoveWindow(display.pointer, window, Int32(frame.x), Int32(frame.y))
     }
 
     func map() { XMapRaised(display.pointer, window) }
@@ -203,7 +155,6 @@ final class ToastWindow {
         guard value != composited else { return }
         composited = value
         content = nil
-        setBoundingShape(rounded: !value)
         needsPaint = true
     }
 
@@ -213,11 +164,20 @@ final class ToastWindow {
     /// The server lost the window's pixels (exposed): paint again at the next frame.
     func invalidate() { needsPaint = true }
 
-    /// Shows the toast at `appearance`. With a compositor: the content composited at that
-    /// opacity and scale. Without one there is nothing to blend: the opaque content, once.
+    /// Shows the toast at `appearance`. With a compositor: the window fitted to the box at that
+    /// scale, the content drawn into it at full strength, and the opacity handed to the
+    /// compositor; a frame that only fades sends one property change. Without one there is
+    /// nothing to blend: the opaque content, once.
     func present(_ appearance: Appearance, turn: Double) throws(RenderError) {
-        // A turning spinner repaints every frame, also on a plain (opaque) window.
-        guard composited || needsPaint || painter.hasSpinner else { return }
+        let morph = composited && appearance.morph < 1 ? morphStart.map { morphRect(from: $0, at: appearance.morph) } : nil
+        let scale = composited ? appearance.scale : 1
+        let resized = fit(
+            to: morph ?? windowRect(scale: scale), box: morph ?? currentBox.scaled(by: scale), scale: morph == nil ? scale : 1)
+        setOpacity(composited ? appearance.opacity : 1)
+        // A turning spinner repaints every frame, also on a plain (opaque) window; a scaling box
+        // every frame, also in a window that keeps its size (our own shadow's room).
+        guard needsPaint || resized || morph != nil || painter.hasSpinner || scale != paintedScale else { return }
+        paintedScale = scale
         let cr = context
         cairo_save(cr)
         if composited {
@@ -227,24 +187,23 @@ final class ToastWindow {
         }
         // Without a compositor the opaque content covers the whole shaped window: clearing
         // first would flash black (a spinner repaints 30 times a second).
-        if composited, appearance.morph < 1, let morphStart {
-            try presentMorph(appearance, from: morphStart)
+        if let morph {
+            try presentMorph(appearance, in: morph)
         } else {
             let content = try preparedContent()
-            let scale = composited ? appearance.scale : 1
-            cairo_translate(cr, Double(box.x - frame.x + box.width / 2), Double(box.y - frame.y + box.height / 2))
+            let centre = (
+                x: Double(currentBox.x - frame.x) + Double(box.width) / 2, y: Double(currentBox.y - frame.y) + Double(box.height) / 2
+            )
+            cairo_translate(cr, centre.x, centre.y)
             cairo_scale(cr, scale, scale)
-            cairo_translate(cr, -Double(box.width / 2 + painter.margins.left), -Double(box.height / 2 + painter.margins.top))
+            cairo_translate(
+                cr, -(Double(box.width) / 2 + Double(painter.margins.left)), -(Double(box.height) / 2 + Double(painter.margins.top)))
             cairo_set_source_surface(cr, content.pointer, 0, 0)
-            let opacity = composited ? min(max(appearance.opacity, 0), 1) : 1
-            cairo_paint_with_alpha(cr, opacity)
+            cairo_paint(cr)
             if painter.hasSpinner {
                 // The only part drawn anew each frame: a ring and an arc.
                 cairo_translate(cr, Double(painter.margins.left), Double(painter.margins.top))
-                cairo_push_group(cr)
                 painter.drawSpinner(into: cr, turn: turn)
-                cairo_pop_group_to_source(cr)
-                cairo_paint_with_alpha(cr, opacity)
             }
         }
         cairo_restore(cr)
@@ -252,22 +211,56 @@ final class ToastWindow {
         needsPaint = false
     }
 
+    /// The window for the box at `scale`: the box itself, or with our own shadow the room for
+    /// it at the largest scale.
+    private func windowRect(scale: Double) -> Rect {
+        guard composited else { return currentBox }
+        return Self.room(around: currentBox, painter: painter, scale: drawsOwnShadow ? roomScale : scale)
+    }
+
+    /// The box at `scale`, with the margins of the painter's own shadow.
+    private static func room(around box: Rect, painter: ToastPainter, scale: Double) -> Rect {
+        let m = painter.margins
+        return box.scaled(by: scale, margins: Insets(left: m.left, top: m.top, right: m.right, bottom: m.bottom))
+    }
+
+    /// Moves and resizes the window to `rect` and shapes it to `box` (both in root
+    /// coordinates) when they changed; returns whether the window's size or place changed.
+    private func fit(to rect: Rect, box scaledBox: Rect, scale: Double) -> Bool {
+        let moved = rect != frame
+        if moved {
+            frame = rect
+            XMoveResizeWindow(display.pointer, window, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
+            cairo_xlib_surface_set_size(surface.pointer, Int32(rect.width), Int32(rect.height))
+        }
+        setShape(
+            WindowShape(
+                size: rect.size, box: scaledBox.offsetBy(-rect.x, -rect.y), input: currentBox.offsetBy(-rect.x, -rect.y),
+                radius: painter.metrics.cornerRadius * scale,
+                composited: composited, ownShadow: drawsOwnShadow))
+        return moved
+    }
+
+    /// The box between the replaced toast's and ours, `t` of the way.
+    private func morphRect(from start: Rect, at t: Double) -> Rect {
+        let t = min(max(t, 0), 1)
+        func mix(_ a: Int, _ b: Int) -> Int { Int((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+        let end = currentBox
+        return Rect(
+            x: mix(start.x, end.x), y: mix(start.y, end.y), width: mix(start.width, end.width), height: mix(start.height, end.height))
+    }
+
     /// A frame of the move from the replaced toast's box to ours: the box drawn at the
-    /// in-between rectangle, our text centred in it and clipped to it.
-    private func presentMorph(_ appearance: Appearance, from start: Rect) throws(RenderError) {
+    /// in-between rectangle (the window), our text centred in it and clipped to it.
+    private func presentMorph(_ appearance: Appearance, in rect: Rect) throws(RenderError) {
         let cr = context
         let t = min(max(appearance.morph, 0), 1)
-        func mix(_ a: Int, _ b: Int) -> Double { Double(a) + (Double(b) - Double(a)) * t }
-        let x = mix(start.x, box.x) - Double(frame.x)
-        let y = mix(start.y, box.y) - Double(frame.y)
-        let size = Size(width: Int(mix(start.width, box.width).rounded()), height: Int(mix(start.height, box.height).rounded()))
-        cairo_translate(cr, x.rounded(), y.rounded())
-        painter.drawBackground(into: cr, size: size, opaque: false)
-        painter.addBoxPath(to: cr, size: size)
+        painter.drawBackground(into: cr, size: rect.size, opaque: false)
+        painter.addBoxPath(to: cr, size: rect.size)
         cairo_clip(cr)
         let text = try preparedTextLayer()
         let inset = (
-            x: ((Double(size.width) - Double(box.width)) / 2).rounded(), y: ((Double(size.height) - Double(box.height)) / 2).rounded()
+            x: ((Double(rect.width) - Double(box.width)) / 2).rounded(), y: ((Double(rect.height) - Double(box.height)) / 2).rounded()
         )
         cairo_set_source_surface(cr, text.pointer, inset.x, inset.y)
         cairo_paint(cr)

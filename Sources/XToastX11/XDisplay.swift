@@ -268,6 +268,12 @@ public struct Atoms {
     public let queue, ticket, shown, replaces, command, scheduled, stack: Atom
     /// The XSETTINGS manager's selection and its settings property.
     public let xsettingsSelection, xsettings: Atom
+    /// What compositors read from our window: its opacity (which their shadow follows too), and
+    /// picom's switch for its own shadow.
+    public let windowOpacity, compositorShadow: Atom
+    /// Where docks and panels are: the window manager's client list and work area, and each
+    /// client's struts.
+    public let clientList, workArea, currentDesktop, strutPartial, strut: Atom
 
     init(connection: OpaquePointer, screen: Int32) {
         let names = [
@@ -275,6 +281,8 @@ public struct Atoms {
             "_NET_WM_STATE_SKIP_TASKBAR", "_NET_ACTIVE_WINDOW", "_NET_WM_PID", "_NET_WM_NAME", "UTF8_STRING",
             "_NET_WM_CM_S\(screen)", "_XTOAST_QUEUE", "_XTOAST_TICKET", "_XTOAST_SHOWN", "_XTOAST_REPLACES",
             "_XTOAST_COMMAND", "_XTOAST_SCHEDULED", "_XTOAST_STACK", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS",
+            "_NET_WM_WINDOW_OPACITY", "_COMPTON_SHADOW", "_NET_CLIENT_LIST", "_NET_WORKAREA", "_NET_CURRENT_DESKTOP",
+            "_NET_WM_STRUT_PARTIAL", "_NET_WM_STRUT",
         ]
         let questions = names.map { name in
             name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
@@ -292,5 +300,7 @@ public struct Atoms {
         (activeWindow, wmPid, wmName, utf8String, compositorSelection) = (atoms[5], atoms[6], atoms[7], atoms[8], atoms[9])
         (queue, ticket, shown, replaces, command) = (atoms[10], atoms[11], atoms[12], atoms[13], atoms[14])
         (scheduled, stack, xsettingsSelection, xsettings) = (atoms[15], atoms[16], atoms[17], atoms[18])
+        (windowOpacity, compositorShadow) = (atoms[19], atoms[20])
+        (clientList, workArea, currentDesktop, strutPartial, strut) = (atoms[21], atoms[22], atoms[23], atoms[24], atoms[25])
     }
 }

@@ -115,3 +115,67 @@ struct RoundedRectShapeTests {
         }
     }
 }
+
+/// Every pixel the rounded rectangle touches, computed independently: the pixel's square comes
+/// nearer to the inner rectangle than the radius.
+private func touchedPixels(size: Size, radius: Double) -> Set<Pixel> {
+    let w = Double(size.width)
+    let h = Double(size.height)
+    let r = max(0, min(radius, min(w, h) / 2))
+    var pixels = Set<Pixel>()
+    for y in 0..<size.height {
+        for x in 0..<size.width {
+            // The square's point nearest the inner rectangle [r, w−r] × [r, h−r].
+            let nx = min(max(r, Double(x)), Double(x + 1))
+            let ny = min(max(r, Double(y)), Double(y + 1))
+            let cx = min(max(nx, r), w - r)
+            let cy = min(max(ny, r), h - r)
+            let qx = min(max(cx, Double(x)), Double(x + 1))
+            let qy = min(max(cy, Double(y)), Double(y + 1))
+            if (qx - cx) * (qx - cx) + (qy - cy) * (qy - cy) < r * r || r == 0 { pixels.insert(Pixel(x: x, y: y)) }
+        }
+    }
+    return pixels
+}
+
+@Suite("Rounded-rectangle shape under a compositor")
+struct RoundedRectCoverageTests {
+    @Test(
+        "Keeps every pixel the curve touches, each once, and all the centre rule keeps",
+        arguments: [
+            (Size(width: 85, height: 38), 5.0), (Size(width: 96, height: 96), 10.0), (Size(width: 120, height: 40), 9.6),
+            (Size(width: 7, height: 7), 20.0),
+        ] as [(Size, Double)])
+    func touched(size: Size, radius: Double) {
+        let covered = coveredPixels(RoundedRectShape.rectangles(size: size, radius: radius, coverage: .any))
+        #expect(covered.count == Set(covered).count)
+        #expect(Set(covered) == touchedPixels(size: size, radius: radius))
+        #expect(Set(covered).isSuperset(of: expectedPixels(size: size, radius: radius)))
+    }
+
+    @Test("At the default toast's radius the corners differ: 2 px cut on the first row instead of 3")
+    func firstRow() {
+        let rows = RoundedRectShape.rectangles(size: Size(width: 85, height: 38), radius: 5, coverage: .any)
+        #expect(rows.first == Rect(x: 2, y: 0, width: 81, height: 1))
+        #expect(RoundedRectShape.rectangles(size: Size(width: 85, height: 38), radius: 5).first == Rect(x: 3, y: 0, width: 79, height: 1))
+    }
+}
+
+@Suite("The window around a scaled box")
+struct ScaledFrameTests {
+    @Test("At scale 1 without margins it is the box itself")
+    func identity() {
+        let box = Rect(x: 917, y: 1004, width: 85, height: 38)
+        #expect(box.scaled(by: 1) == box)
+    }
+
+    @Test("Scaled about the box's centre, rounded outwards, margins scaled too")
+    func grown() {
+        let box = Rect(x: 100, y: 100, width: 100, height: 40)
+        #expect(box.scaled(by: 1.2) == Rect(x: 90, y: 96, width: 120, height: 48))
+        #expect(box.scaled(by: 0.8) == Rect(x: 110, y: 104, width: 80, height: 32))
+        #expect(
+            box.scaled(by: 1.1, margins: Insets(left: 16, top: 12, right: 16, bottom: 20)) == Rect(x: 77, y: 84, width: 146, height: 80))
+        #expect(box.scaled(by: 0).width == 1)
+    }
+}

@@ -268,3 +268,40 @@ struct TimelineTests {
         #expect(!t.appearance(at: 0.5).opacity.isNaN)
     }
 }
+
+@Suite("Timeline without a compositor")
+struct StillTimelineTests {
+    @Test(
+        "Every preset stays on screen as long as with its motion, shown whole throughout",
+        arguments: [("toast", 2.0), ("alert", 0.9), ("hud", 1.5)])
+    func keepsTheTime(preset: String, hold: Double) throws {
+        let style = try #require(Style.presets[preset])
+        let moving = Timeline(motion: style.motion, hold: hold)
+        let still = moving.withoutMotion
+        #expect(still.end == moving.end)
+        #expect(still.motion == .none)
+        for time in stride(from: 0.0, to: try #require(moving.end), by: 0.05) {
+            #expect(still.appearance(at: time) == .shown)
+            #expect(still.phase(at: time) == .holding)
+        }
+        #expect(still.phase(at: try #require(moving.end)) == .finished)
+    }
+
+    @Test("A sticky toast stays sticky")
+    func sticky() {
+        #expect(Timeline(motion: Style.alert.motion, hold: nil).withoutMotion.end == nil)
+    }
+}
+
+@Suite("The opacity handed to a compositor")
+struct OpacityPropertyTests {
+    @Test(
+        "_NET_WM_WINDOW_OPACITY from 0 (clear) to 2³²−1 (opaque), clamped, never a crash",
+        arguments: [
+            (0.0, UInt32(0)), (1.0, UInt32.max), (0.5, UInt32(0x8000_0000)), (-0.2, UInt32(0)), (1.7, UInt32.max),
+            (Double.nan, UInt32(0)), (Double.infinity, UInt32.max),
+        ])
+    func property(opacity: Double, expected: UInt32) {
+        #expect(Appearance(opacity: opacity).opacityProperty == expected)
+    }
+}

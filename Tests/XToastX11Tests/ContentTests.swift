@@ -63,11 +63,13 @@ extension OnScreen {
                 ["--preset", "alert", "--monitor", "L", "--fade-in", "6", "--duration", "sticky", "Saved"], display: display)
             let window = try #require(try watcher.waitForToasts().first)
             let frame = try #require(watcher.geometry(window))
-            // The box's width on its middle row: the run of pixels darker than the background.
+            // The box's width on its middle row: the run of pixels darker than the background
+            // (the window follows the box as it grows, so look well beyond where it was mapped).
             func boxWidth() throws -> Int {
                 let shot = try Screenshot(display: display)
                 let y = frame.y + frame.height / 2
-                let dark = (frame.x..<(frame.x + frame.width)).filter { shot.pixel($0, y).b < backgroundColour.b - 8 }
+                let row = (frame.x - frame.width)..<(frame.x + 2 * frame.width)
+                let dark = row.filter { shot.pixel($0, y).b < backgroundColour.b - 8 }
                 return (dark.last ?? 0) - (dark.first ?? 0)
             }
             Thread.sleep(forTimeInterval: 0.6)

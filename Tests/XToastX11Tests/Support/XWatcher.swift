@@ -133,6 +133,12 @@ final class XWatcher {
         return Array(UnsafeBufferPointer(start: rects, count: Int(count)))
     }
 
+    /// How far the bounding shape's top row starts from the window's left edge: the rounded
+    /// corner's cut (0 when unshaped).
+    func topRowInset(_ window: Window) -> Int {
+        Int(boundingShape(window).filter { $0.y == 0 }.map(\.x).min() ?? 0)
+    }
+
     /// The root's children, bottom to top.
     func stackingOrder() -> [Window] {
         var rootReturn: Window = 0

@@ -1,0 +1,165 @@
+import CX11
+import Glibc
+import XToastCore
+
+/// The questions about docks and panels that go out with the monitors' (see `askPanels`).
+struct PanelQuestions {
+    fileprivate let clientList: xcb_get_property_cookie_t
+    fileprivate let workArea: xcb_get_property_cookie_t
+    fileprivate let currentDesktop: xcb_get_property_cookie_t
+    fileprivate let rootChildren: xcb_query_tree_cookie_t
+}
+
+private struct StrutQuestion {
+    var partial: xcb_get_property_cookie_t
+    var full: xcb_get_property_cookie_t
+}
+
+/// The docks' struts, asked and not yet read. A dock is a window in the client list or a child
+/// of the root (no window manager, or one that does not reparent docks): their struts go out
+/// together with the question for the root's children's children, and travel while xtoast does
+/// other things (joins the queue), to be read when the toast is placed. A window manager that
+/// puts docks in frames and leaves them out of its list (i3) costs one round trip more: the
+/// frames' children's struts, asked only when no strut was found the first time. Answers never
+/// read are thrown away.
+final class PendingPanels {
+    private let display: XDisplay
+    private let clients: [xcb_window_t]
+    private let workArea: Rect?
+    private let questions: [StrutQuestion]
+    private let frames: [xcb_query_tree_cookie_t]
+    private var answer: Panels?
+
+    /// Reads the answers to `askPanels` and asks for the struts (no wait).
+    init(display: XDisplay, _ asked: PanelQuestions) {
+        self.display = display
+        clients = display.cardinals(asked.clientList, type: XCB_ATOM_WINDOW, cut: true) ?? []
+        let areas = display.cardinals(asked.workArea, type: XCB_ATOM_CARDINAL, cut: true) ?? []
+        let desktop = display.cardinals(asked.currentDesktop, type: XCB_ATOM_CARDINAL)?.first.map(Int.init) ?? 0
+        if desktop >= 0, desktop < XDisplay.desktopLimit, areas.count >= 4 * (desktop + 1) {
+            let v = areas[(4 * desktop)..<(4 * desktop + 4)].map(Int.init)
+            workArea = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+        } else {
+            workArea = nil
+        }
+        let children = Array(display.windows(asked.rootChildren).prefix(XDisplay.clientListLimit))
+        questions = display.askStruts(of: Array(Set(clients + children)))
+        frames = children.map { xcb_query_tree(display.connection, $0) }
+    }
+
+    deinit {
+        guard answer == nil else { return }
+        let connection = display.connection
+        for question in questions {
+            xcb_discard_reply(connection, question.partial.sequence)
+            xcb_discard_reply(connection, question.full.sequence)
+        }
+        for frame in frames { xcb_discard_reply(connection, frame.sequence) }
+    }
+
+    /// The struts and work area (waits for the answers the first time).
+    func resolve() -> Panels {
+        if let answer { return answer }
+        var struts = display.struts(questions)
+        // Every answer is read (and freed); only so many windows are kept.
+        var grandchildren: [xcb_window_t] = []
+        for frame in frames {
+            let found = display.windows(frame)
+            grandchildren += found.prefix(max(XDisplay.clientListLimit - grandchildren.count, 0))
+        }
+        if struts.isEmpty {
+            struts = display.struts(display.askStruts(of: Array(Set(grandchildren).subtracting(clients))))
+        }
+        let made = Panels(struts: struts, workArea: workArea)
+        answer = made
+        return made
+    }
+}
+
+/// What the docks and panels keep for themselves: their struts, and the window manager's work area.
+struct Panels {
+    var struts: [Strut]
+    var workArea: Rect?
+
+    /// `monitors`, each with the part of it that toasts may use.
+    func apply(to monitors: [Monitor], screen: Size) -> [Monitor] {
+        monitors.map { monitor in
+            var monitor = monitor
+            monitor.workArea = WorkArea.usable(monitor.rect, screen: screen, struts: struts, workArea: workArea)
+            return monitor
+        }
+    }
+}
+
+extension XDisplay {
+    /// Most clients the list is read for: a desktop has dozens; a hostile list is cut here.
+    static let clientListLimit = 1024
+    /// Desktops whose work area is read (`_NET_WORKAREA` has four numbers each).
+    static let desktopLimit = 64
+
+    /// The screen's size in pixels, as the server said when the connection opened.
+    var screenSize: Size { Size(width: Int(XDisplayWidth(pointer, screen)), height: Int(XDisplayHeight(pointer, screen))) }
+
+    /// Asks for the root's client list, work area, current desktop and children without
+    /// waiting: the answers come back with the monitors', in the same round trip.
+    func askPanels() -> PanelQuestions {
+        let root = xcb_window_t(truncatingIfNeeded: self.root)
+        func ask(_ property: Atom, _ type: xcb_atom_enum_t, _ longs: Int) -> xcb_get_property_cookie_t {
+            xcb_get_property(
+                connection, 0, root, xcb_atom_t(truncatingIfNeeded: property), xcb_atom_t(type.rawValue), 0, UInt32(longs))
+        }
+        return PanelQuestions(
+            clientList: ask(atoms.clientList, XCB_ATOM_WINDOW, Self.clientListLimit),
+            workArea: ask(atoms.workArea, XCB_ATOM_CARDINAL, 4 * Self.desktopLimit),
+            currentDesktop: ask(atoms.currentDesktop, XCB_ATOM_CARDINAL, 1),
+            rootChildren: xcb_query_tree(connection, root))
+    }
+
+    /// The struts `windows` declare, asked all at once; read with `struts(_:)`.
+    fileprivate func askStruts(of windows: [xcb_window_t]) -> [StrutQuestion] {
+        func ask(_ window: xcb_window_t, _ property: Atom, _ longs: UInt32) -> xcb_get_property_cookie_t {
+            xcb_get_property(
+                connection, 0, window, xcb_atom_t(truncatingIfNeeded: property), xcb_atom_t(XCB_ATOM_CARDINAL.rawValue), 0, longs)
+        }
+        return windows.map { StrutQuestion(partial: ask($0, atoms.strutPartial, 12), full: ask($0, atoms.strut, 4)) }
+    }
+
+    /// The answers to `askStruts`: both are read (and freed) for every window; the partial strut
+    /// wins, as EWMH says.
+    fileprivate func struts(_ questions: [StrutQuestion]) -> [Strut] {
+        let screen = screenSize
+        return questions.compactMap { question -> Strut? in
+            let partial = cardinals(question.partial, type: XCB_ATOM_CARDINAL).flatMap { Strut(partial: $0, screen: screen) }
+            let full = cardinals(question.full, type: XCB_ATOM_CARDINAL).flatMap { Strut(full: $0, screen: screen) }
+            return partial ?? full
+        }
+    }
+
+    /// The children from a QueryTree answer; none when the window is gone.
+    fileprivate func windows(_ question: xcb_query_tree_cookie_t) -> [xcb_window_t] {
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let reply = xcb_query_tree_reply(connection, question, &error)
+        defer {
+            free(reply)
+            free(error)
+        }
+        guard let reply, let children = xcb_query_tree_children(reply) else { return [] }
+        return Array(UnsafeBufferPointer(start: children, count: Int(xcb_query_tree_children_length(reply))))
+    }
+
+    /// A format-32 property's values from its answer, nil when absent or of another type or
+    /// format, or (unless `cut`) longer than was asked for: any client can write anything there.
+    fileprivate func cardinals(_ question: xcb_get_property_cookie_t, type: xcb_atom_enum_t, cut: Bool = false) -> [UInt32]? {
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let reply = xcb_get_property_reply(connection, question, &error)
+        defer {
+            free(reply)
+            free(error)
+        }
+        guard let reply, reply.pointee.type == type.rawValue, reply.pointee.format == 32, cut || reply.pointee.bytes_after == 0,
+            let value = xcb_get_property_value(reply)
+        else { return nil }
+        let count = Int(xcb_get_property_value_length(reply)) / 4
+        return Array(UnsafeBufferPointer(start: value.assumingMemoryBound(to: UInt32.self), count: count))
+    }
+}
