@@ -113,8 +113,9 @@ final class ToastWindow {
         context = cairo_create(surface.pointer)
         setProperties()
         // Invisible to a compositor until the first frame says otherwise: its shadow must not
-        // show at full strength around a box not drawn yet.
-        if composited { setOpacity(0) }
+        // show at full strength around a box not drawn yet. Without one, shaped before it is
+        // mapped: the corners must never show black, not even until the first frame.
+        if composited { setOpacity(0) } else { _ = fit(to: frame, box: currentBox, scale: 1) }
     }
 
     deinit {

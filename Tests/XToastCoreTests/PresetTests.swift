@@ -141,12 +141,20 @@ struct PresetTests {
 
     // MARK: All of them
 
-    @Test("The presets by name: toast, alert, hud")
+    @Test("The presets by name: toast, alert, hud, and notify-send's urgencies")
     func presetNames() {
-        #expect(Style.presets.count == 3)
+        #expect(Style.presets.count == 6)
         #expect(Style.presets["toast"] == .toast)
         #expect(Style.presets["alert"] == .alert)
         #expect(Style.presets["hud"] == .hud)
+        #expect(Style.presets["low"] == .toast)
+        #expect(Style.presets["normal"] == .toast)
+        // critical differs from the toast in its colour and in staying until clicked.
+        var critical = Style.toast
+        critical.background = Style.critical.background
+        critical.defaultDuration = .sticky
+        #expect(Style.presets["critical"] == critical)
+        #expect(Set(NotifySend.urgencies).isSubset(of: Style.presets.keys))
     }
 
     @Test("Each preset differs from the toast design only where its design says so", arguments: ["alert", "hud"])
