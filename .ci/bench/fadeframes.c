@@ -13,6 +13,9 @@
  * a server grab when the window is mapped.
  * A fade that starts at alpha 0 is first seen in the frame that puts a pixel above 0: give the
  * command a curve that does so in its first frame (xtoast: --easing linear).
+ * A frame may also only change the window's _NET_WM_WINDOW_OPACITY (a compositor blends by it,
+ * and xtoast fades that way): each change of it on the drawn window is a frame too, and a damage
+ * and an opacity change within 2 ms of each other are one frame.
  *
  * When the command has exited it prints, times in ms since the exec:
  *   rate HZ     the refresh rate of the CRTC showing most of the window, from its RandR mode,
@@ -78,6 +81,7 @@ int main(int argc, char **argv) {
     int damage_event, damage_error;
     if (!XDamageQueryExtension(d, &damage_event, &damage_error)) { fprintf(stderr, "fadeframes: no DAMAGE\n"); return 1; }
     XSelectInput(d, DefaultRootWindow(d), SubstructureNotifyMask);
+    Atom opacity = XInternAtom(d, "_NET_WM_WINDOW_OPACITY", False);
     XSync(d, False);
 
     /* The command's exit arrives as a readable signalfd, so that the loop sleeps in poll() until
@@ -119,6 +123,12 @@ int main(int argc, char **argv) {
                 if (!XGetWindowAttributes(d, e.xcreatewindow.window, &a) || a.class == InputOnly) continue;
                 targets[count] = e.xcreatewindow.window;
                 damages[count++] = XDamageCreate(d, e.xcreatewindow.window, XDamageReportNonEmpty);
+                XSelectInput(d, e.xcreatewindow.window, PropertyChangeMask);
+                continue;
+            }
+            if (e.type == PropertyNotify && e.xproperty.atom == opacity && e.xproperty.window == drawn) {
+                double at = arrived - start;
+                if (frame_count < MAX_FRAMES && (frame_count == 0 || at - frames[frame_count - 1] > 2)) frames[frame_count++] = at;
                 continue;
             }
             if (e.type != MapNotify && e.type != damage_event + XDamageNotify) continue;
@@ -149,7 +159,8 @@ int main(int argc, char **argv) {
             XDamageSubtract(d, damages[target], None, None);
             XFlush(d);
             if (drawn == None && painted(d, w, ANY_BITS, &where)) drawn = w;
-            if (w == drawn && frame_count < MAX_FRAMES) frames[frame_count++] = arrived - start;
+            if (w == drawn && frame_count < MAX_FRAMES && (frame_count == 0 || arrived - start - frames[frame_count - 1] > 2))
+                frames[frame_count++] = arrived - start;
         }
         if (last_pass) break;
         struct pollfd fds[2] = { { ConnectionNumber(d), POLLIN, 0 }, { exit_fd, POLLIN, 0 } };

@@ -266,7 +266,7 @@ final class Coordinator {
             if known[entry] == nil, let ahead {
                 let chunk = ahead[asked..<min(asked + batch, ahead.count)].map { Window($0) }
                 for window in chunk where window != watched { XSelectInput(display.pointer, window, Self.waitMask) }
-                for (window, info) in zip(chunk, display.tickets(chunk)) { known[UInt(window)] = info }
+                for (window, found) in zip(chunk, display.tickets(chunk)) { known[UInt(window)] = found }
                 asked += chunk.count
                 batch *= 2
             }

@@ -28,18 +28,6 @@ struct QueueSimulationTests {
     }
 }
 
-/// SplitMix64: a small generator whose schedules repeat for a seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 struct SimulationFailure: Error, CustomStringConvertible {
     var description: String
 }
@@ -72,7 +60,7 @@ struct Simulation {
         var isAlive: Bool { state == .waiting || state == .showing }
     }
 
-    var random: SeededGenerator
+    var random: SplitMix64
     let total: Int
     let faults: Bool
     var processes: [Process] = []
@@ -91,12 +79,12 @@ struct Simulation {
     var trace: [String] = []
 
     init(seed: UInt64, processes: Int, faults: Bool = true) {
-        random = SeededGenerator(state: seed)
+        random = SplitMix64(state: seed)
         total = processes
         self.faults = faults
         let tags: [String?] = faults ? [nil, nil, "vol", "vol", "other"] : [nil]
         for index in 0..<processes {
-            self.processes.append(Process(index: index, tag: tags.randomElement(using: &random)!))
+            self.processes.append(Process(index: index, tag: random.pick(tags)))
         }
     }
 
@@ -130,7 +118,8 @@ struct Simulation {
                 }
                 if random.next() % 30 == 0 { actions.append(.garbage) }
             }
-            guard let action = actions.randomElement(using: &random) else { break }
+            guard !actions.isEmpty else { break }
+            let action = random.pick(actions)
             trace.append("\(action) queue \(queue.map { owners[$0].map(String.init) ?? "x" })")
             if trace.count > 40 { trace.removeFirst() }
             switch action {

@@ -66,9 +66,7 @@ extension OnScreen {
             let asking = try XToastProcess(["-A", "yes=Yes", "Continue?"], display: display, executable: ours)
             let question = try #require(try watcher.waitForToasts().first)
             let frame = try #require(watcher.geometry(question))
-            try runTool(
-                "xdotool", ["mousemove", String(frame.x + frame.width / 2), String(frame.y + frame.height / 2), "click", "1"],
-                display: display)
+            try click(frame, display: display)
             let answer = try asking.wait()
             #expect(answer.status == 0)
             #expect(answer.stdout == "yes\n")

@@ -32,6 +32,12 @@ func movePointer(to x: Int, _ y: Int, display: String) throws {
     try runTool("xdotool", ["mousemove", String(x), String(y)], display: display)
 }
 
+/// A left click in the middle of `frame`, as a user's.
+func click(_ frame: (x: Int, y: Int, width: Int, height: Int), display: String) throws {
+    try runTool(
+        "xdotool", ["mousemove", String(frame.x + frame.width / 2), String(frame.y + frame.height / 2), "click", "1"], display: display)
+}
+
 /// Tests against a real X server. They share servers and the FIFO of toasts, so they run one
 /// at a time.
 @Suite(.serialized)
@@ -149,8 +155,7 @@ struct OnScreen {
             ["--monitor", "L", "--fade-in", "10", "--duration", "sticky", "--print-outcome", "Click me"], display: display)
         let window = try #require(try watcher.waitForToasts().first)
         let frame = try #require(watcher.geometry(window))
-        try runTool(
-            "xdotool", ["mousemove", String(frame.x + frame.width / 2), String(frame.y + frame.height / 2), "click", "1"], display: display)
+        try click(frame, display: display)
         try watcher.waitForDestroy(window)
         let result = try toast.wait()
         #expect(result.status == 0)

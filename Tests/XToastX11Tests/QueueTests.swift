@@ -78,9 +78,7 @@ extension OnScreen {
                 ["--action", "--duration", "sticky", "--monitor", "L", "--print-outcome", "Install?"], display: display)
             let window = try #require(try watcher.waitForToasts().first)
             let frame = try #require(watcher.geometry(window))
-            try runTool(
-                "xdotool", ["mousemove", String(frame.x + frame.width / 2), String(frame.y + frame.height / 2), "click", "1"],
-                display: display)
+            try click(frame, display: display)
             let yes = try clicked.wait()
             #expect(yes.status == 0)
             #expect(yes.stdout == "action\n")
