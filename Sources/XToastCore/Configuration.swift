@@ -16,6 +16,8 @@ public struct Configuration: Sendable {
     public var run = false
     public var stack = false
     public var action = false
+    /// `--button`, in the order given.
+    public var buttons: [String] = []
     public var detach = false
     public var printOutcome = false
     /// `--in`: seconds.

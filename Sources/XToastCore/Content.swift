@@ -11,11 +11,14 @@ public struct ToastContent: Equatable, Sendable {
     public var spinner: Bool
     /// The user's icon theme (XSETTINGS `Net/IconThemeName`), searched before hicolor.
     public var iconTheme: String?
+    /// Labels of buttons in a row under the text (`--button`); a click on one ends the toast.
+    public var buttons: [String]
 
     public init(
         message: String, title: String? = nil, icon: Icon? = nil, progress: Progress? = nil, markup: Bool = false,
-        spinner: Bool = false
+        spinner: Bool = false, buttons: [String] = []
     ) {
+        self.buttons = buttons
         self.message = message
         self.title = title
         self.icon = icon

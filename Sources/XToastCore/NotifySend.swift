@@ -12,8 +12,8 @@ public enum NotifySend {
         public var arguments: [String] = []
         /// `-p`: the id to print, which a later `-r` names to replace this notification.
         public var printedID: Int?
-        /// `-A`: the actions, `NAME=Text` or `Text` (named by its index); a click on the toast
-        /// takes the first, whose name is printed.
+        /// `-A`: the actions, `NAME=Text` or `Text` (named by its index), shown as buttons; the
+        /// name of the one clicked is printed.
         public var actions: [(name: String, label: String)] = []
         /// Whether the caller waits (`-w`, or an action to answer); without, notify-send
         /// returns at once and so does this (`--detach`).
@@ -168,7 +168,7 @@ public enum NotifySend {
         if let tag { xtoast += ["--tag", tag] }
         if !invocation.actions.isEmpty {
             invocation.waits = true
-            xtoast += ["--action"]
+            for action in invocation.actions.prefix(8) { xtoast += ["--button", action.label.isEmpty ? action.name : action.label] }
         }
         if !invocation.waits { xtoast += ["--detach"] }
         if words.count == 2 && !words[1].isEmpty { xtoast += ["--title", summary, "--", words[1]] } else { xtoast += ["--", summary] }
@@ -198,7 +198,7 @@ public enum NotifySend {
           -p, --print-id              print the notification's id
           -r, --replace-id=ID         replace the notification with this id
           -w, --wait                  wait until it is closed
-          -A, --action=[NAME=]Text    a click on the toast answers with the first action's name
+          -A, --action=[NAME=]Text    a button (up to 8); a click on it prints NAME
           -v, --version               the version
           -?, --help                  this help
 

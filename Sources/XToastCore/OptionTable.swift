@@ -235,6 +235,17 @@ public enum OptionTable {
         OptionDefinition(
             "action", scope: .invocation, help: "A click means yes: exit 0 when clicked, 2 when it expired or was dismissed or replaced."
         ) { config, _ in config.action = true },
+        OptionDefinition(
+            "button", value: "label", scope: .invocation,
+            help: "A button under the text (give it up to 8 times): a click on it prints its label and ends the toast."
+        ) { config, text throws(OptionError) in
+            // The message's rules: bounded, no control characters; a label is a word or two.
+            guard let label = try? MessageText.normalize(text), label.count <= 64 else {
+                throw OptionError("invalid button \"\(text)\": expected a label of 1 to 64 characters")
+            }
+            guard config.buttons.count < 8 else { throw OptionError("invalid button \"\(text)\": at most 8 buttons") }
+            config.buttons.append(label)
+        },
         OptionDefinition("in", value: "delay", scope: .invocation, help: "Show it after a delay: 90s, 25m, 1h30m, 2d.") {
             config, text throws(OptionError) in
             guard let seconds = Schedule.delay(parsing: text) else {

@@ -1,6 +1,8 @@
 /// How a toast ended.
 public enum Outcome: Equatable, Sendable {
     case expired, clicked, dismissed, replaced
+    /// A click on button N (from 0, in `--button` order).
+    case button(Int)
     /// Ended by a terminating signal, which the command passes on in its exit status.
     case signalled(Int32)
 
@@ -11,6 +13,7 @@ public enum Outcome: Equatable, Sendable {
         case .clicked: action ? "action" : "clicked"
         case .dismissed, .signalled: "dismissed"
         case .replaced: "replaced"
+        case .button: "button"
         }
     }
 
@@ -19,7 +22,7 @@ public enum Outcome: Equatable, Sendable {
     public func exitStatus(action: Bool) -> Int32 {
         switch self {
         case .signalled(let number): 128 + number
-        case .clicked: 0
+        case .clicked, .button: 0
         case .expired, .dismissed, .replaced: action ? 2 : 0
         }
     }

@@ -85,6 +85,13 @@ public struct Style: Equatable, Sendable {
     public var progressAlternateColor: Color
     public var progressOverflowColor: Color
     public var progressTrackColor: Color
+    /// Buttons (`--button`), in a row under the text: their height, the space between them and
+    /// above the row, the label's inset at each end (logical pixels), and the fill's opacity
+    /// over the foreground colour (the label is drawn in the foreground colour).
+    public var buttonHeight: Double
+    public var buttonGap: Double
+    public var buttonInset: Double
+    public var buttonFillOpacity: Double
 
     /// The default look: the "toast" design (an iOS WToast), to its numbers.
     public static let toast = Style(
@@ -133,7 +140,11 @@ public struct Style: Equatable, Sendable {
         progressColor: Color(red: 1, green: 1, blue: 1),
         progressAlternateColor: Color(rgb255: 158, 158, 158),
         progressOverflowColor: Color(rgb255: 255, 112, 67),
-        progressTrackColor: Color(red: 1, green: 1, blue: 1, alpha: 0.25))
+        progressTrackColor: Color(red: 1, green: 1, blue: 1, alpha: 0.25),
+        buttonHeight: 26,
+        buttonGap: 8,
+        buttonInset: 12,
+        buttonFillOpacity: 0.18)
 
     /// The monitor `--render-png` lays out for, having no monitor (device pixels).
     public static let headlessMonitor = Size(width: 1920, height: 1080)

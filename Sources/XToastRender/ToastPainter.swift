@@ -24,6 +24,7 @@ public final class ToastPainter {
         var message: TextLayout
         var icon: IconImage?
         var progress: Progress?
+        var buttons: ButtonRow?
         var iconRect = Rect(x: 0, y: 0, width: 0, height: 0)
         var titleOrigin = Point(x: 0, y: 0)
         var messageOrigin = Point(x: 0, y: 0)
@@ -75,17 +76,17 @@ public final class ToastPainter {
 
         var layout = Layout(title: title, message: message, icon: icon, progress: content.progress)
         let padding = metrics.padding
-        let columnOrigin: Point
+        var columnOrigin: Point
+        var box: Size
         switch style.layout {
         case .row:
             let iconHeight = hasIcon ? iconSide : 0
             let inner = Size(width: besideIcon + column.width, height: max(iconHeight, column.height))
-            var box = metrics.boxSize(forText: inner)
+            box = metrics.boxSize(forText: inner)
             box.width = min(max(box.width, px(style.minimumWidth)), metrics.maximumBoxSize.width)
             let origin = Point(x: (box.width - inner.width) / 2, y: (box.height - inner.height) / 2)
             layout.iconRect = Rect(x: origin.x, y: origin.y + (inner.height - iconHeight) / 2, width: iconSide, height: iconSide)
             columnOrigin = Point(x: origin.x + besideIcon, y: origin.y + (inner.height - column.height) / 2)
-            boxSize = box
         case .hud:
             // The HUD design: the icon's centre an eighth of the box above the middle, the
             // text's a quarter below; the box grows (from 96×96) only when the content needs it.
@@ -96,8 +97,22 @@ public final class ToastPainter {
             let iconCentre = Point(x: width / 2, y: height / 2 - height / 8)
             layout.iconRect = Rect(x: iconCentre.x - iconSide / 2, y: iconCentre.y - iconSide / 2, width: iconSide, height: iconSide)
             columnOrigin = Point(x: (width - column.width) / 2, y: height / 2 + height / 4 - column.height / 2)
-            boxSize = Size(width: min(width, metrics.maximumBoxSize.width), height: min(height, metrics.maximumBoxSize.height))
+            box = Size(width: min(width, metrics.maximumBoxSize.width), height: min(height, metrics.maximumBoxSize.height))
         }
+        // Buttons go in a row under everything else: the box grows down by the row (and widens
+        // for it, with what is above staying centred).
+        if var row = ButtonRow(
+            labels: content.buttons, style: style, scale: scale, maximumWidth: metrics.maximumBoxSize.width - 2 * padding)
+        {
+            let width = min(max(box.width, row.width + 2 * padding), metrics.maximumBoxSize.width)
+            let dx = (width - box.width) / 2
+            columnOrigin.x += dx
+            layout.iconRect = layout.iconRect.offsetBy(dx, 0)
+            row.place(inWidth: width, top: box.height - padding + row.gap)
+            box = Size(width: width, height: min(box.height + row.gap + row.height, metrics.maximumBoxSize.height))
+            layout.buttons = row
+        }
+        boxSize = box
         if let title {
             layout.titleOrigin = Point(x: columnOrigin.x + (column.width - title.size.width) / 2, y: columnOrigin.y)
         }
@@ -169,7 +184,11 @@ public final class ToastPainter {
         if let title = layout.title { title.draw(into: cr, at: layout.titleOrigin) }
         layout.message.draw(into: cr, at: layout.messageOrigin)
         if bar, let progress = layout.progress { drawBar(progress, into: cr) }
+        layout.buttons?.draw(into: cr, style: style)
     }
+
+    /// The button at `point` (device pixels from the box's top-left corner), if any.
+    public func button(at point: Point) -> Int? { layout.buttons?.button(at: point) }
 
     /// The progress value this toast shows, if it has a bar.
     public var progress: Progress? { layout.progress }

@@ -115,7 +115,10 @@ final class Showing {
         case Expose:
             windows.first { $0.window == event.xexpose.window }?.invalidate()
         case ButtonPress:
-            if isOurs(event.xbutton.window) && event.xbutton.button == UInt32(Button1) { return .clicked }
+            guard event.xbutton.button == UInt32(Button1), let window = windows.first(where: { $0.window == event.xbutton.window })
+            else { break }
+            let point = Point(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
+            return window.button(atWindowPoint: point).map(Outcome.button) ?? .clicked
         case MapNotify:
             // A newly mapped window may cover the toast. Not answered for override-redirect
             // windows: a screen locker must stay on top (and other always-on-top programs

@@ -42,6 +42,8 @@ final class ToastWindow {
     private var needsPaint = true
     /// The scale the content was last drawn at.
     private var paintedScale = 1.0
+    /// The scale of the last frame presented, for finding what a click hit.
+    private var presentedScale = 1.0
     /// The shadow is ours (the style draws one): the window keeps room for it.
     var drawsOwnShadow: Bool { painter.margins != (0, 0, 0, 0) }
     /// The largest scale of the motion, which a window with our own shadow keeps room for.
@@ -149,6 +151,19 @@ final class ToastWindow {
     }
 
     func map() { XMapRaised(display.pointer, window) }
+
+    /// The button a click at `point` (window coordinates) hit, if any: the box is drawn at the
+    /// last presented scale around its centre.
+    func button(atWindowPoint point: Point) -> Int? {
+        let box = currentBox
+        let scale = presentedScale > 0 ? presentedScale : 1
+        func unscaled(_ window: Int, _ origin: Int, _ length: Int) -> Int {
+            let centre = Double(origin) + Double(length) / 2
+            return Int(((Double(window) - centre) / scale + Double(length) / 2).rounded(.down))
+        }
+        return painter.button(
+            at: Point(x: unscaled(frame.x + point.x, box.x, box.width), y: unscaled(frame.y + point.y, box.y, box.height)))
+    }
     func raise() { XRaiseWindow(display.pointer, window) }
 
     /// The compositor came or went: switch between blended and shaped-opaque drawing.
@@ -172,6 +187,7 @@ final class ToastWindow {
     func present(_ appearance: Appearance, turn: Double) throws(RenderError) {
         let morph = composited && appearance.morph < 1 ? morphStart.map { morphRect(from: $0, at: appearance.morph) } : nil
         let scale = composited ? appearance.scale : 1
+        presentedScale = scale
         let resized = fit(
             to: morph ?? windowRect(scale: scale), box: morph ?? currentBox.scaled(by: scale), scale: morph == nil ? scale : 1)
         setOpacity(composited ? appearance.opacity : 1)

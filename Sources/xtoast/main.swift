@@ -101,7 +101,7 @@ if request.detach {
     // A detached toast has nobody to report to and no input to read.
     for (given, name) in [
         (request.run, "--run"), (request.action, "--action"), (request.followStandardInput, "--stdin"),
-        (request.printOutcome, "--print-outcome"),
+        (request.printOutcome, "--print-outcome"), (!request.buttons.isEmpty, "--button"),
     ] where given {
         usageError("--detach returns at once: it cannot be used with \(name)")
     }
@@ -205,7 +205,7 @@ if settings.mode != .show, let display {
 // 5. A toast.
 var content = ToastContent(
     message: message, title: settings.title, icon: settings.icon, progress: settings.progress, markup: settings.markup,
-    spinner: settings.spinner || runCommand != nil)
+    spinner: settings.spinner || runCommand != nil, buttons: settings.buttons)
 content.iconTheme = iconTheme
 
 if let path = settings.renderPNG {
@@ -249,9 +249,14 @@ do {
 }
 if settings.printOutcome { Output.write(outcome.word(action: settings.action) + "\n") }
 if let notifySend = NotifySendMode.invocation {
-    // notify-send prints the action chosen, and its status does not depend on it.
-    if let first = notifySend.actions.first, outcome == .clicked { Output.write(first.name + "\n") }
+    // notify-send prints the action chosen (its buttons are ours), and its status does not
+    // depend on it.
+    if case .button(let index) = outcome, notifySend.actions.indices.contains(index) {
+        Output.write(notifySend.actions[index].name + "\n")
+    }
     exit(ExitStatus.success)
 }
+// A button's label is the answer, on standard output.
+if case .button(let index) = outcome, settings.buttons.indices.contains(index) { Output.write(settings.buttons[index] + "\n") }
 // With --run, the command's status is ours.
 exit(commandStatus ?? outcome.exitStatus(action: settings.action))

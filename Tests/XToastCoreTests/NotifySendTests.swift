@@ -73,13 +73,13 @@ struct NotifySendTests {
         #expect(second.arguments.contains("notify-send-777"))
     }
 
-    @Test("An action waits for the answer: a click on the toast is the first action")
+    @Test("Actions are buttons, and the caller waits for the answer")
     func actions() throws {
         let invocation = try NotifySend.invocation(["-A", "yes=Yes", "--action=No", "Continue?"], newID: 1)
         #expect(invocation.waits)
         #expect(invocation.actions.map(\.name) == ["yes", "1"])
         #expect(invocation.actions.map(\.label) == ["Yes", "No"])
-        #expect(invocation.arguments == ["--preset", "normal", "--markup", "--action", "--", "Continue?"])
+        #expect(invocation.arguments == ["--preset", "normal", "--markup", "--button", "Yes", "--button", "No", "--", "Continue?"])
     }
 
     @Test("Help and version")

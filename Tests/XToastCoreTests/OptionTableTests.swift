@@ -276,7 +276,8 @@ struct OptionTableTests {
         ("markup", "maybe", "markup"),
         ("animation", "wobble", "animation"), ("animation", "Fade", "animation"), ("animation", "", "animation"),
         ("stack", "maybe", "stack"),
-        ("tag", "", "tag"), ("tag", "a\nb", "tag"),
+        ("tag", "", "tag"), ("tag", "a\nb", "tag"), ("button", "", "button"), ("button", " ", "button"),
+        ("button", String(repeating: "b", count: 65), "button"),
         ("preset", "a.b", "preset"), ("preset", "", "preset"), ("preset", "my preset", "preset"),
         // --in takes a delay, --at a time, --generate-completion a shell.
         ("in", "soon", "delay"), ("in", "30m1h", "delay"), ("at", "25:00", "time"),
@@ -443,5 +444,13 @@ struct OptionTableTests {
         ] as [(String, Double?)])
     func fontSizes(font: String, expected: Double?) {
         #expect(OptionTable.fontSize(in: font) == expected)
+    }
+
+    @Test("Buttons keep their order, follow the message's rules, and stop at eight")
+    func buttons() throws {
+        let labels = (1...8).map { "Choice \($0)" }
+        #expect(try configure(labels.map { ("button", $0) }).buttons == labels)
+        #expect(try configure([("button", " Yes\u{7} ")]).buttons == ["Yes\u{FFFD}"])
+        #expect(throws: OptionError.self) { try configure((1...9).map { ("button", "Choice \($0)") }) }
     }
 }

@@ -346,4 +346,37 @@ struct ContentRenderTests {
             _ = try toast.image()
         }
     }
+
+    // MARK: Buttons
+
+    @Test("Buttons go in a row under the text, inside a box grown to hold them", arguments: [1.0, 2.0])
+    func buttonRow(scale: Double) throws {
+        let plain = try painter(ToastContent(message: "Delete 3 files?"), scale: scale)
+        let asking = try painter(ToastContent(message: "Delete 3 files?", buttons: ["Yes", "No, thanks"]), scale: scale)
+        let style = Style.toast
+        let extra = Int(((style.buttonGap + style.buttonHeight) * scale).rounded())
+        #expect(asking.boxSize.height == plain.boxSize.height + extra)
+        #expect(asking.boxSize.width >= plain.boxSize.width)
+        // Each button answers for its own rectangle, the text above for none.
+        let row = asking.boxSize.height - Int(((style.buttonHeight / 2) + style.padding) * scale)
+        let yes = try #require((0..<asking.boxSize.width).first { asking.button(at: Point(x: $0, y: row)) == 0 })
+        let no = try #require((0..<asking.boxSize.width).first { asking.button(at: Point(x: $0, y: row)) == 1 })
+        #expect(yes < no)
+        #expect(asking.button(at: Point(x: asking.boxSize.width / 2, y: Int(style.padding * scale) + 2)) == nil)
+        // A button is a faint fill of the foreground over the background: lighter than the box.
+        let pixels = PixelReader(try asking.image())
+        let inside = pixels[yes + 3, row]
+        let box = pixels[2, asking.boxSize.height / 2]
+        #expect(Int(inside.red) > Int(box.red) + 20, "\(inside) against \(box)")
+    }
+
+    @Test("Many long labels share the width of the monitor, ellipsized")
+    func buttonRowFits() throws {
+        let labels = (1...8).map { "A rather long button label number \($0)" }
+        let toast = try painter(ToastContent(message: "Choose", buttons: labels))
+        #expect(toast.boxSize.width <= 1920 - 2 * 15)
+        let row = toast.boxSize.height - 20
+        let hits = Set((0..<toast.boxSize.width).compactMap { toast.button(at: Point(x: $0, y: row)) })
+        #expect(hits == Set(0..<8))
+    }
 }

@@ -1,0 +1,68 @@
+import CCairo
+import XToastCore
+
+/// Buttons in a row under the text (`--button`): their labels laid out once, their places in
+/// the box, drawn with the rest of the content, and which one a point falls in.
+struct ButtonRow {
+    private let labels: [TextLayout]
+    let height: Int
+    let gap: Int
+    private let inset: Int
+    /// Each button in box coordinates, once `place` knows the box.
+    private(set) var rects: [Rect] = []
+
+    /// Nil without labels. The row is at most `maximumWidth` wide: labels that would make it
+    /// wider share the room and are ellipsized.
+    init?(labels texts: [String], style: Style, scale: Double, maximumWidth: Int) {
+        guard !texts.isEmpty else { return nil }
+        func px(_ logical: Double) -> Int { Int((logical * scale).rounded()) }
+        gap = px(style.buttonGap)
+        inset = px(style.buttonInset)
+        let share = (maximumWidth - gap * (texts.count - 1)) / texts.count - 2 * inset
+        labels = texts.map { text in
+            TextLayout(
+                text: text, font: style.font, color: style.foreground, maximumWidth: max(share, 1), maximumLines: 1,
+                maximumHeight: px(style.buttonHeight), scale: scale)
+        }
+        height = max(px(style.buttonHeight), (labels.map(\.size.height).max() ?? 0) + 2)
+    }
+
+    /// Each button's width: its label and the inset at each end.
+    private var widths: [Int] { labels.map { $0.size.width + 2 * inset } }
+
+    /// The whole row's width.
+    var width: Int { widths.reduce(0, +) + gap * (labels.count - 1) }
+
+    /// Puts the row centred in a `width`-wide box with its top at `top`.
+    mutating func place(inWidth boxWidth: Int, top: Int) {
+        var x = (boxWidth - width) / 2
+        rects = widths.map { width in
+            defer { x += width + gap }
+            return Rect(x: x, y: top, width: width, height: height)
+        }
+    }
+
+    /// The button at `point` (box coordinates), if any.
+    func button(at point: Point) -> Int? {
+        rects.firstIndex { $0.contains(point) }
+    }
+
+    /// Each button: a rounded fill of the foreground colour, faint, and its label centred.
+    func draw(into cr: OpaquePointer, style: Style) {
+        let fill = Color(
+            red: style.foreground.red, green: style.foreground.green, blue: style.foreground.blue,
+            alpha: style.foreground.alpha * style.buttonFillOpacity)
+        for (label, rect) in zip(labels, rects) {
+            cairo_save(cr)
+            RoundedRect.addPath(
+                at: Double(rect.x), Double(rect.y), to: cr, width: Double(rect.width), height: Double(rect.height),
+                radius: Double(rect.height) / 4)
+            fill.setSource(on: cr)
+            cairo_fill(cr)
+            cairo_restore(cr)
+            label.draw(
+                into: cr,
+                at: Point(x: rect.x + (rect.width - label.size.width) / 2, y: rect.y + (rect.height - label.size.height) / 2))
+        }
+    }
+}
