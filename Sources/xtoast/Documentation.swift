@@ -16,7 +16,7 @@ enum Documentation {
     ]
 
     static let exitStatuses: [(String, String)] = [
-        ("0", "shown and ended: expired, clicked, replaced or dismissed"),
+        ("0", "shown and ended: expired, clicked (a --button: its label is printed), replaced or dismissed"),
         ("1", "runtime error: no display, no answer within 5 s, lost connection, cannot write a file or the output"),
         ("2", "with --action: not clicked (expired, dismissed or replaced)"),
         ("64", "usage error: bad option, value or empty message"),
