@@ -90,21 +90,11 @@ do {
 }
 
 var message = ""
-var runCommand: [String]?
-if request.run {
-    guard let command = parsed.afterDoubleDash, !command.isEmpty else { usageError("--run needs a command after --") }
-    if request.followStandardInput { usageError("--run and --stdin cannot be used together") }
-    if request.delay != nil || request.at != nil { usageError("--run starts the command now: it cannot wait for --in or --at") }
-    runCommand = command
-}
-if request.detach {
-    // A detached toast has nobody to report to and no input to read.
-    for (given, name) in [
-        (request.run, "--run"), (request.action, "--action"), (request.followStandardInput, "--stdin"),
-        (request.printOutcome, "--print-outcome"), (!request.buttons.isEmpty, "--button"),
-    ] where given {
-        usageError("--detach returns at once: it cannot be used with \(name)")
-    }
+let runCommand: [String]?
+do {
+    runCommand = try Invocation.check(request, parsed)
+} catch {
+    usageError(error.message)
 }
 if request.mode == .show, let command = runCommand {
     // The message is the words before --, or the command line.
