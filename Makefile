@@ -18,7 +18,7 @@ LLD_FLAGS = $(if $(LLD),-Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(C
   -Xlinker --no-warn-symbol-ordering $(if $(RELR),-Xlinker -z -Xlinker pack-relative-relocs))
 DEMO_PNG ?= xtoast-demo.png
 
-.PHONY: show build release static-c++ test bench startup-order format clean install install-files uninstall pictures
+.PHONY: show build release static-c++ test bench startup-order format clean install install-files uninstall deb pictures
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
@@ -86,6 +86,13 @@ uninstall:
 	rm -f $(DOCDIR)/config.example $(DOCDIR)/README.md
 	-rmdir $(DOCDIR) 2>/dev/null
 
+# Debian packages of the release build, in this folder: xtoast_VERSION_ARCH.deb and
+# xtoast-notify-send_VERSION_all.deb (the notify-send name through a dpkg diversion). See
+# Packaging/make-deb and the README's Install section.
+deb: release
+	@.ci/install-deps deb
+	Packaging/make-deb
+
 # The README's pictures, drawn by xtoast itself (the gallery is put together by ImageMagick).
 pictures: build
 	.build/debug/xtoast --render-png Resources/toast.png --scale 2 "Tagged"
@@ -122,4 +129,4 @@ format:
 	swift format --in-place --recursive Sources Tests Package.swift
 
 clean:
-	rm -rf .build $(DEMO_PNG)
+	rm -rf .build $(DEMO_PNG) xtoast_*.deb xtoast-notify-send_*.deb
