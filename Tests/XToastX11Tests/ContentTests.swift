@@ -183,7 +183,8 @@ extension OnScreen.Content {
         let shot = try Screenshot(display: server.name)
         var green = 0
         for y in frame.y..<(frame.y + frame.height) {
-            for x in frame.x..<(frame.x + frame.height) {
+            // The icon only: it ends 30 px in, where the gap before the (also green) text begins.
+            for x in frame.x..<(frame.x + 32) {
                 let p = shot.pixel(x, y)
                 if p.g > 200 && p.r < 40 && p.b < 40 { green += 1 }
             }
