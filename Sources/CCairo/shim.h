@@ -4,6 +4,7 @@
 #include <cairo/cairo.h>
 #include <pango/pangocairo.h>
 
+#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,6 +15,14 @@
 
 /* PANGO_SCALE is a macro; Swift sees this instead. */
 static inline int xtoast_pango_scale(void) { return PANGO_SCALE; }
+
+/* librsvg, loaded with dlopen only when an SVG icon is drawn (SVGIcon.swift): linked in, it
+ * would load libxml2, gdk-pixbuf and gio at every start. Its few functions are declared here as
+ * pointer types, so no -dev package is needed to build. The handle is a GObject. */
+typedef struct { double x, y, width, height; } xtoast_rsvg_rectangle;
+typedef void *(*xtoast_rsvg_new_from_data)(const guint8 *data, gsize length, GError **error);
+typedef gboolean (*xtoast_rsvg_render_document)(void *handle, cairo_t *cr, const xtoast_rsvg_rectangle *viewport,
+                                                GError **error);
 
 /* A GNU extension that Swift's Glibc module does not show. */
 extern int pthread_setattr_default_np(const pthread_attr_t *attr);

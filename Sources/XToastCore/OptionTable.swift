@@ -166,7 +166,8 @@ public enum OptionTable {
         },
         OptionDefinition(
             "icon", value: "icon", scope: .look,
-            help: "success, error, info, warning, an image file (PNG), or an icon name from the icon theme.",
+            help:
+                "success, error, info, warning, an image file (PNG or SVG), or an icon name from the icon theme (-symbolic icons take the text colour).",
             current: { $0.icon?.description }
         ) { config, text throws(OptionError) in
             guard let icon = Icon(parsing: text) else {

@@ -6,6 +6,7 @@ import XToastCore
 enum IconImage {
     case vector(Icon)
     case image(CairoSurface)
+    case svg(SVGIcon)
 
     /// Loads what `icon` names. Built-in icons cannot fail; files and theme names can.
     static func load(_ icon: Icon, pixelSize: Int, theme: String? = nil) throws(RenderError) -> IconImage {
@@ -13,13 +14,41 @@ enum IconImage {
         case .success, .error, .info, .warning:
             return .vector(icon)
         case .file(let path):
-            return .image(try png(at: path))
+            return try file(at: path)
         case .named(let name):
             guard let path = IconTheme.lookup(name, pixelSize: pixelSize, theme: theme) else {
-                throw RenderError(message: "no icon named \"\(name)\" in the icon theme (PNG icons only)")
+                throw RenderError(message: "no icon named \"\(name)\" in the icon theme")
             }
-            return .image(try png(at: path))
+            return try file(at: path)
         }
+    }
+
+    /// A PNG or SVG file, told apart by its first bytes (and an SVG by its name too).
+    static func file(at path: String, svgLibrary: () -> Result<SVGLibrary, RenderError> = { SVGLibrary.shared })
+        throws(RenderError) -> IconImage
+    {
+        let what = "cannot read icon \"\(path)\""
+        let file: (bytes: [UInt8], truncated: Bool)
+        do {
+            file = try RegularFile.read(path, limit: byteLimit)
+        } catch {
+            throw RenderError(message: "\(what): \(error.description)")
+        }
+        guard !file.truncated else { throw RenderError(message: "\(what): larger than \(byteLimit >> 20) MiB") }
+        if PNGHeader.size(of: file.bytes) == nil, SVGIcon.looksLikeSVG(file.bytes, path: path) {
+            guard file.bytes.count <= SVGIcon.byteLimit else {
+                throw RenderError(message: "\(what): an SVG image larger than \(SVGIcon.byteLimit >> 20) MiB")
+            }
+            // The name without folders and extensions: GNOME's symbolic icons end in -symbolic.
+            let base = path.split(separator: "/").last.map { $0.split(separator: ".").first.map(String.init) ?? "" } ?? ""
+            do {
+                let library = try svgLibrary().get()
+                return .svg(try SVGIcon(bytes: file.bytes, symbolic: base.hasSuffix("-symbolic"), library: library))
+            } catch {
+                throw RenderError(message: "\(what): \(error.description)")
+            }
+        }
+        return .image(try png(what: what, file.bytes))
     }
 
     /// An icon file is read whole up to this size: the largest icons in real themes are a few
@@ -29,21 +58,13 @@ enum IconImage {
     /// which decode into gigabytes. The icon is drawn at most 128 px high (32 px at scale 4).
     static let sideLimit = 4096
 
-    private static func png(at path: String) throws(RenderError) -> CairoSurface {
-        let what = "cannot read icon \"\(path)\""
-        let file: (bytes: [UInt8], truncated: Bool)
-        do {
-            file = try RegularFile.read(path, limit: byteLimit)
-        } catch {
-            throw RenderError(message: "\(what): \(error.description)")
-        }
-        guard !file.truncated else { throw RenderError(message: "\(what): larger than \(byteLimit >> 20) MiB") }
-        guard let size = PNGHeader.size(of: file.bytes) else { throw RenderError(message: "\(what): not a PNG image") }
+    private static func png(what: String, _ bytes: [UInt8]) throws(RenderError) -> CairoSurface {
+        guard let size = PNGHeader.size(of: bytes) else { throw RenderError(message: "\(what): not a PNG or SVG image") }
         guard size.width <= sideLimit, size.height <= sideLimit else {
             throw RenderError(
                 message: "\(what): \(size.width)x\(size.height) pixels, larger than \(sideLimit)x\(sideLimit)")
         }
-        let reader = PNGHeader.Reader(file.bytes)
+        let reader = PNGHeader.Reader(bytes)
         let surface = cairo_image_surface_create_from_png_stream(
             { closure, data, length in
                 guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
@@ -69,6 +90,8 @@ enum IconImage {
             cairo_set_source_surface(cr, surface.pointer, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             cairo_paint(cr)
+        case .svg(let document):
+            document.draw(into: cr, in: rect, foreground: style.foreground)
         case .vector(let icon):
             IconPainter.draw(icon, into: cr, in: rect, style: style)
         }
@@ -136,35 +159,5 @@ enum IconPainter {
         case .info: Style.iconColors.info
         case .warning, .file, .named: Style.iconColors.warning
         }
-    }
-}
-
-/// Finds a freedesktop icon by name: in the user's and the system's icon folders, the user's
-/// theme then hicolor, at the nearest size at least as large as needed, then /usr/share/pixmaps.
-enum IconTheme {
-    static func lookup(_ name: String, pixelSize: Int, theme: String? = nil) -> String? {
-        var roots: [String] = []
-        let environment = { (key: String) in getenv(key).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
-        if let home = environment("XDG_DATA_HOME") {
-            roots.append(home + "/icons")
-        } else if let home = environment("HOME") {
-            roots.append(home + "/.local/share/icons")
-        }
-        roots += (environment("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share").split(separator: ":").map { $0 + "/icons" }
-        let sizes = [16, 22, 24, 32, 48, 64, 96, 128, 256, 512]
-        let ordered = sizes.filter { $0 >= pixelSize } + sizes.filter { $0 < pixelSize }.reversed()
-        let contexts = ["apps", "status", "actions", "devices", "places", "mimetypes", "categories", "emblems"]
-        for themeName in [theme, "hicolor"].compactMap({ $0 }) {
-            for root in roots {
-                for size in ordered {
-                    for context in contexts {
-                        let path = "\(root)/\(themeName)/\(size)x\(size)/\(context)/\(name).png"
-                        if access(path, R_OK) == 0 { return path }
-                    }
-                }
-            }
-        }
-        let pixmap = "/usr/share/pixmaps/\(name).png"
-        return access(pixmap, R_OK) == 0 ? pixmap : nil
     }
 }

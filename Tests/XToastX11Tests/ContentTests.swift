@@ -167,3 +167,30 @@ extension OnScreen.Content {
         #expect(try run("xtoast-test-mine").status == 0)
     }
 }
+
+extension OnScreen.Content {
+    /// `--icon audio-volume-high-symbolic` is an SVG in Adwaita (adwaita-icon-theme, a test
+    /// dependency): drawn through librsvg, in the text colour, on a real server.
+    @Test func aSymbolicSVGIconFromAdwaitaShowsInTheTextColour() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let toast = try XToastProcess(
+            ["--icon", "audio-volume-high-symbolic", "--foreground", "#00ff00", "--duration", "sticky", "Volume"],
+            display: server.name, environment: ["XDG_DATA_DIRS": "/usr/share", "XDG_DATA_HOME": temporaryPath("-none")])
+        let window = try #require(try watcher.waitForToasts().first)
+        let frame = try #require(watcher.geometry(window))
+        Thread.sleep(forTimeInterval: 0.3)
+        let shot = try Screenshot(display: server.name)
+        var green = 0
+        for y in frame.y..<(frame.y + frame.height) {
+            // The icon only: it ends 30 px in, where the gap before the (also green) text begins.
+            for x in frame.x..<(frame.x + 32) {
+                let p = shot.pixel(x, y)
+                if p.g > 200 && p.r < 40 && p.b < 40 { green += 1 }
+            }
+        }
+        #expect(green > 40, "\(green) green pixels where the icon is")
+        toast.signal(SIGUSR1)
+        #expect(try toast.wait().status == 0)
+    }
+}

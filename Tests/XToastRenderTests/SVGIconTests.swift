@@ -1,0 +1,206 @@
+import CCairo
+import Glibc
+import Testing
+import XToastCore
+
+@testable import XToastRender
+
+/// A fresh directory for a test's files, removed with everything in it by `Scratch.remove`.
+private final class Scratch {
+    let path: String
+    private var made: [String] = []
+
+    init() throws {
+        var template = Array("/tmp/xtoast-svg-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        path = String(cString: try #require(made))
+    }
+
+    /// Writes `text` to `name` (folders made as needed) and returns its full path.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        var folder = path
+        for part in name.split(separator: "/").dropLast() {
+            folder += "/\(part)"
+            if mkdir(folder, 0o700) == 0 { made.append(folder) }
+        }
+        let file = path + "/" + name
+        let handle = try #require(fopen(file, "wb"))
+        defer { fclose(handle) }
+        let bytes = Array(text.utf8)
+        #expect(fwrite(bytes, 1, bytes.count, handle) == bytes.count)
+        made.append(file)
+        return file
+    }
+
+    deinit {
+        for item in made.reversed() { _ = remove(item) }
+        _ = rmdir(path)
+    }
+}
+
+/// A square document filled with `fill`, declaring `size` (the toast draws it at its own size).
+private func square(_ fill: String, size: String = "10") -> String {
+    "<svg xmlns='http://www.w3.org/2000/svg' width='\(size)' height='\(size)' viewBox='0 0 10 10'>"
+        + "<rect width='10' height='10' fill='\(fill)'/></svg>"
+}
+
+private func painter(_ icon: Icon, style: Style = .toast, scale: Double = 1) throws -> ToastPainter {
+    try ToastPainter(
+        content: ToastContent(message: "Volume", icon: icon), style: style,
+        metrics: ToastMetrics(style: style, scale: scale, monitor: Size(width: Int(1920 * scale), height: Int(1080 * scale))))
+}
+
+// Pango and fontconfig race when several threads set themselves up at once.
+@Suite("SVG icons", .serialized)
+struct SVGIconTests {
+    @Test("librsvg is installed (the test dependency librsvg2-2): SVG icons cannot be tested without it")
+    func libraryIsThere() throws {
+        _ = try SVGLibrary.shared.get()
+    }
+
+    @Test("An SVG file draws as vectors at device size: every pixel of the icon's row is red or not red at all", arguments: [1.0, 2.0])
+    func redSquare(scale: Double) throws {
+        let scratch = try Scratch()
+        let path = try scratch.write(square("#ff0000"), to: "red.svg")
+        try ToastPainter.check(icon: .file(path))
+        let pixels = PixelReader(try painter(.file(path), scale: scale).image())
+        let side = Int(20 * scale)
+        let middle = pixels.height / 2
+        let red = pixels.pixels(y: middle..<(middle + 1)) { $0.red > 8 && $0.green < 8 }.map(\.x)
+        let pure = red.filter { pixels[$0, middle].isNear(ARGB(alpha: 255, red: 255, green: 0, blue: 0)) }
+        // The icon's square after the padding, and no blurred edge (a bitmap scaled up has one).
+        #expect(red == Array(Int(10 * scale)..<(Int(10 * scale) + side)), "\(red)")
+        #expect(pure.count == side, "\(pure.count) of \(red.count) pure red")
+        let column = pixels.pixels(x: Int(20 * scale)..<Int(20 * scale) + 1) { $0.red > 8 && $0.green < 8 }.map(\.y)
+        #expect(column.count == side)
+        #expect(column.allSatisfy { pixels[Int(20 * scale), $0].isNear(ARGB(alpha: 255, red: 255, green: 0, blue: 0)) })
+    }
+
+    @Test("A symbolic icon (name ending in -symbolic) takes the text colour; another SVG keeps its own")
+    func symbolicIconsAreRecoloured() throws {
+        let scratch = try Scratch()
+        // Adwaita's symbolic grey, once as an attribute and once as an inline style.
+        let grey =
+            "<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'><path d='M0 0h8v16H0z' fill='#2e3436'/>"
+            + "<path d='M8 0h8v16H8z' style='fill:#2e3436;opacity:1'/></svg>"
+        let symbolic = try scratch.write(grey, to: "volume-symbolic.svg")
+        let plain = try scratch.write(grey, to: "volume.svg")
+        var style = Style.toast
+        style.foreground = Color(red: 0, green: 1, blue: 0)
+        for (path, expected) in [
+            (symbolic, ARGB(alpha: 255, red: 0, green: 255, blue: 0)), (plain, ARGB(alpha: 255, red: 46, green: 52, blue: 54)),
+        ] {
+            let pixels = PixelReader(try painter(.file(path), style: style, scale: 2).image())
+            for x in [24, 40, 56] {
+                #expect(pixels[x, pixels.height / 2].isNear(expected), "\(path) at \(x): \(pixels[x, pixels.height / 2])")
+            }
+        }
+    }
+
+    @Test("Without librsvg an SVG icon is one clear error, and nothing crashes")
+    func missingLibrary() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write(square("red"), to: "red.svg")
+        #expect {
+            _ = try IconImage.file(at: path) { Result { () throws(RenderError) in try SVGLibrary("libxtoast-no-such-library.so.9") } }
+        } throws: { error in
+            let text = (error as? RenderError)?.description ?? ""
+            return text.hasPrefix("cannot read icon \"\(path)\": SVG icons need librsvg") && !text.contains("\n")
+        }
+    }
+
+    @Test(
+        "Hostile SVGs end quickly with one line of error: entity expansion, deep nesting, exponential <use>, over 1 MiB",
+        arguments: ["laughs", "deep", "uses", "large"])
+    func hostileDocuments(kind: String) throws {
+        let scratch = try Scratch()
+        var text: String
+        switch kind {
+        case "laughs":
+            text = "<?xml version='1.0'?><!DOCTYPE svg [<!ENTITY e0 'lollollollollollollollollollol'>"
+            for i in 1..<10 { text += "<!ENTITY e\(i) '\(String(repeating: "&e\(i - 1);", count: 10))'>" }
+            text += "]><svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'><text>&e9;</text></svg>"
+        case "deep":
+            text =
+                "<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'>" + String(repeating: "<g>", count: 100_000)
+                + "<rect width='16' height='16'/>" + String(repeating: "</g>", count: 100_000) + "</svg>"
+        case "uses":
+            text =
+                "<svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink'><defs>"
+                + "<rect id='l0' width='1' height='1'/>"
+            for i in 1..<30 { text += "<g id='l\(i)'><use xlink:href='#l\(i - 1)'/><use xlink:href='#l\(i - 1)'/></g>" }
+            text += "</defs><use xlink:href='#l29'/></svg>"
+        default:
+            text = "<svg xmlns='http://www.w3.org/2000/svg'>" + String(repeating: "<!-- padding -->", count: 70_000) + "</svg>"
+        }
+        let path = try scratch.write(text, to: "\(kind).svg")
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        #expect {
+            try ToastPainter.check(icon: .file(path))
+        } throws: { error in
+            let text = (error as? RenderError)?.description ?? ""
+            return text.hasPrefix("cannot read icon") && !text.contains("\n")
+        }
+        var end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        // librsvg stops the exponential <use> after 500000 elements: about 2 s in a debug build.
+        #expect(end.tv_sec - start.tv_sec < 10)
+    }
+
+    @Test("A document declaring 10⁹×10⁹ pixels draws at the icon's size, no larger")
+    func hugeDeclaredSize() throws {
+        let scratch = try Scratch()
+        let path = try scratch.write(square("#ff0000", size: "1000000000"), to: "huge.svg")
+        let pixels = PixelReader(try painter(.file(path)).image())
+        #expect(pixels.pixels { $0.red > 8 && $0.green < 8 }.count == 400)
+    }
+
+    // MARK: Themes
+
+    @Test("Theme lookup: a theme before what it inherits; in one, the exact size, scalable, larger, then smaller")
+    func themeLookup() throws {
+        let scratch = try Scratch()
+        let root = scratch.path + "/icons"
+        try scratch.write(
+            "[Icon Theme]\nName=Mine\nInherits=Parent\nDirectories=16x16/status\n\n[16x16/status]\nSize=16\n", to: "icons/Mine/index.theme")
+        try scratch.write(
+            "[Icon Theme]\nInherits=Mine\nDirectories=16x16/status,48x48/status,scalable/status\n\n[16x16/status]\nSize=16\n"
+                + "[48x48/status]\nSize=48\n[scalable/status]\nSize=16\nType=Scalable\nMinSize=8\nMaxSize=512\n",
+            to: "icons/Parent/index.theme")
+        try scratch.write("png", to: "icons/Mine/16x16/status/mine.png")
+        try scratch.write("png", to: "icons/Parent/16x16/status/volume.png")
+        try scratch.write(square("red"), to: "icons/Parent/scalable/status/volume.svg")
+        try scratch.write("png", to: "icons/Parent/48x48/status/volume.png")
+        let lookup = { (name: String, size: Int) in
+            IconTheme.lookup(name, pixelSize: size, theme: "Mine", roots: [root], pixmaps: scratch.path + "/none")
+        }
+        #expect(lookup("volume", 16) == root + "/Parent/16x16/status/volume.png")
+        #expect(lookup("volume", 20) == root + "/Parent/scalable/status/volume.svg")
+        #expect(lookup("volume", 48) == root + "/Parent/48x48/status/volume.png")
+        #expect(lookup("mine", 48) == root + "/Mine/16x16/status/mine.png")
+        // The cycle Mine → Parent → Mine ends; Adwaita and hicolor come last.
+        #expect(IconTheme.themes(startingWith: "Mine", in: [root]) == ["Mine", "Parent", "Adwaita", "hicolor"])
+        #expect(lookup("../Mine/16x16/status/mine", 16) == nil)
+    }
+
+    @Test("A theme without index.theme is searched in the usual folders, symbolic/ and scalable/ included")
+    func themeWithoutIndex() throws {
+        let scratch = try Scratch()
+        let root = scratch.path + "/icons"
+        let path = try scratch.write(square("#2e3436"), to: "icons/hicolor/symbolic/status/xtoast-test-symbolic.svg")
+        #expect(IconTheme.lookup("xtoast-test-symbolic", pixelSize: 20, roots: [root], pixmaps: scratch.path) == path)
+    }
+
+    @Test("Adwaita's audio-volume-high-symbolic (adwaita-icon-theme, a test dependency) is found and drawn in the text colour")
+    func adwaita() throws {
+        let path = try #require(IconTheme.lookup("audio-volume-high-symbolic", pixelSize: 40, roots: ["/usr/share/icons"]))
+        #expect(path.hasSuffix(".svg"), "\(path)")
+        var style = Style.toast
+        style.foreground = Color(red: 0, green: 1, blue: 0)
+        let pixels = PixelReader(try painter(.named("audio-volume-high-symbolic"), style: style, scale: 2).image())
+        let green = pixels.pixels(x: 0..<60) { $0.green > 200 && $0.red < 30 }
+        #expect(green.count > 200, "\(green.count) green pixels")
+    }
+}
