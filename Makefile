@@ -109,10 +109,13 @@ pictures: build
 	.build/debug/xtoast --render-png Resources/toast-markup.png --scale 2 --markup "<b>Markup</b> if you ask: <i>italic</i>, <span foreground='#ffcc00'>colour</span>"
 	.build/debug/xtoast --render-png Resources/toast-wrapped.png --scale 2 --max-width 360 \
 	  "Backup finished: 1,204 files copied to /mnt/backup in 3 min 12 s. Nothing was skipped."
+	.build/debug/xtoast --render-png Resources/toast-buttons.png --scale 2 --preset critical --icon warning --title "Battery low" \
+	  --button Suspend --button Later "5% left"
+	.build/debug/xtoast --render-png Resources/toast-svg.png --scale 2 --icon audio-volume-high-symbolic --progress 55 "Volume"
 	montage -background '#3060a0' -geometry +20+20 -tile 2x Resources/toast.png Resources/alert.png Resources/hud.png \
 	  Resources/toast-icon.png Resources/toast-progress.png Resources/toast-muted.png Resources/toast-error.png \
 	  Resources/toast-spinner.png Resources/toast-custom.png Resources/toast-scripts.png Resources/toast-markup.png \
-	  Resources/toast-wrapped.png Resources/gallery.png
+	  Resources/toast-wrapped.png Resources/toast-buttons.png Resources/toast-svg.png Resources/gallery.png
 
 # Side by side with the C floors, osd_cat and notify-send + dunst (RUNS=20 by default).
 bench: release
