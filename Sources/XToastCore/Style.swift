@@ -86,9 +86,10 @@ public struct Style: Equatable, Sendable {
     public var progressOverflowColor: Color
     public var progressTrackColor: Color
     /// Buttons (`--button`), in a row under the text: their height, the space between them and
-    /// above the row, the label's inset at each end (logical pixels), and the fill's opacity
-    /// over the foreground colour (the label is drawn in the foreground colour).
+    /// above the row, the label's inset at each end, their corner radius (logical pixels), and
+    /// the fill's opacity over the foreground colour (the label is drawn in the foreground colour).
     public var buttonHeight: Double
+    public var buttonRadius: Double
     public var buttonGap: Double
     public var buttonInset: Double
     public var buttonFillOpacity: Double
@@ -142,6 +143,7 @@ public struct Style: Equatable, Sendable {
         progressOverflowColor: Color(rgb255: 255, 112, 67),
         progressTrackColor: Color(red: 1, green: 1, blue: 1, alpha: 0.25),
         buttonHeight: 26,
+        buttonRadius: 6,
         buttonGap: 8,
         buttonInset: 12,
         buttonFillOpacity: 0.18)

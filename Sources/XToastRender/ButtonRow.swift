@@ -8,6 +8,7 @@ struct ButtonRow {
     let height: Int
     let gap: Int
     private let inset: Int
+    private let radius: Double
     /// Each button in box coordinates, once `place` knows the box.
     private(set) var rects: [Rect] = []
 
@@ -18,6 +19,7 @@ struct ButtonRow {
         func px(_ logical: Double) -> Int { Int((logical * scale).rounded()) }
         gap = px(style.buttonGap)
         inset = px(style.buttonInset)
+        radius = style.buttonRadius * scale
         let share = (maximumWidth - gap * (texts.count - 1)) / texts.count - 2 * inset
         labels = texts.map { text in
             TextLayout(
@@ -56,7 +58,7 @@ struct ButtonRow {
             cairo_save(cr)
             RoundedRect.addPath(
                 at: Double(rect.x), Double(rect.y), to: cr, width: Double(rect.width), height: Double(rect.height),
-                radius: Double(rect.height) / 4)
+                radius: radius)
             fill.setSource(on: cr)
             cairo_fill(cr)
             cairo_restore(cr)

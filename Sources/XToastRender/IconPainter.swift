@@ -71,7 +71,7 @@ enum IconImage {
                 return Unmanaged<PNGHeader.Reader>.fromOpaque(closure).takeUnretainedValue().read(into: data, count: Int(length))
             }, Unmanaged.passUnretained(reader).toOpaque())!
         let decoded = Size(width: Int(cairo_image_surface_get_width(surface)), height: Int(cairo_image_surface_get_height(surface)))
-        return try CairoSurface(taking: surface, size: decoded, what: "\(what) (PNG images only)")
+        return try CairoSurface(taking: surface, size: decoded, what: what)
     }
 
     /// Draws the icon into the square `rect`.
