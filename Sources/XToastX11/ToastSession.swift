@@ -30,6 +30,8 @@ public struct ToastRequest: Sendable {
     /// Follow the desktop's "reduce motion" (XSETTINGS `Net/EnableAnimations`); false when
     /// `--animation` was given on the command line.
     public var followsReducedMotion = true
+    /// Tell a running screen reader what the toast says as it appears (`announce`).
+    public var announce = true
 
     public init(
         content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
@@ -68,6 +70,8 @@ public final class ToastSession {
     private var watchesCompositor = false
     /// Seconds between frames on each monitor, once asked.
     private var frameIntervals: [Rect: Double] = [:]
+    /// The toast's text went to the screen reader (if one runs): once per session.
+    private var announced = false
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
@@ -218,6 +222,13 @@ public final class ToastSession {
                 let ending = current.step(now: Wakeups.now()) { box in
                     if !current.isSetUp { finishSetUp(current) }
                     coordinator.announceShown(at: box, progress: content.progress?.percent)
+                    // SCREEN READER (minimal wiring, to move into the session machine's
+                    // "announce" effect): once, after the first frame, so that a toast's first
+                    // paint never waits for it.
+                    if request.announce && !announced {
+                        announced = true
+                        if let text = Announcement.text(for: content) { ScreenReader.announceIfRunning(text: text, display: display) }
+                    }
                     // Drawn over the old one: now the old one can go.
                     retiring = nil
                 }
