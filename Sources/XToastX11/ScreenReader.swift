@@ -25,12 +25,15 @@ public enum ScreenReader {
     /// does not answer (they answer in about a millisecond).
     public static let timeLimit = 0.5
 
-    /// Announces `text` if a screen reader runs; returns at once (one round trip to the X
+    /// Announces `text` (worked out only when a screen reader may run; nil: nothing to say) if a
+    /// screen reader runs; returns at once (one round trip to the X
     /// server when no accessibility bus runs, and a thread started when one does). Says nothing
     /// when no screen reader runs or no session bus is there; one warning when one runs and
     /// could not be told.
-    public static func announceIfRunning(text: String, display: XDisplay) {
-        guard !text.isEmpty, display.hasAccessibilityBus else { return }
+    public static func announceIfRunning(text: @autoclosure () -> String?, display: XDisplay) {
+        // The accessibility bus first: without one, not even the text is worked out (its
+        // Unicode tables would be pages touched for nothing).
+        guard display.hasAccessibilityBus, let text = text(), !text.isEmpty else { return }
         // Read here, on the main thread: getenv is not safe against a setenv elsewhere.
         let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
         let busAddress =

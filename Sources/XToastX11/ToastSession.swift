@@ -227,7 +227,7 @@ public final class ToastSession {
                     // paint never waits for it.
                     if request.announce && !announced {
                         announced = true
-                        if let text = Announcement.text(for: content) { ScreenReader.announceIfRunning(text: text, display: display) }
+                        ScreenReader.announceIfRunning(text: Announcement.text(for: content), display: display)
                     }
                     // Drawn over the old one: now the old one can go.
                     retiring = nil
