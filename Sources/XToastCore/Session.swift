@@ -26,11 +26,14 @@ public struct Session: Sendable {
         /// Seconds between spinner frames, and seconds for one turn.
         public var spinnerInterval: Double
         public var spinnerPeriod: Double
+        /// Tell a screen reader what the toast says, once, as it first appears (`announce`).
+        public var speaks: Bool
 
         public init(
             content: ToastContent, duration: DisplayDuration, delivery: Delivery = .now, stack: Bool = false,
-            command: CommandPlan? = nil, spinnerInterval: Double = 1.0 / 30, spinnerPeriod: Double = 1
+            command: CommandPlan? = nil, spinnerInterval: Double = 1.0 / 30, spinnerPeriod: Double = 1, speaks: Bool = false
         ) {
+            self.speaks = speaks
             self.content = content
             self.duration = duration
             self.delivery = delivery
@@ -152,6 +155,8 @@ public struct Session: Sendable {
         /// The first frame is out: publish where the toast is (and its progress value), tell
         /// the toasts we replace to go, drop the one we morphed from.
         case announce(progress: Double?)
+        /// Tell a screen reader, if one runs, what this content says.
+        case speak(ToastContent)
         /// Pass a signal on to the `--run` command.
         case forward(Int32)
         /// Close the windows now.
@@ -205,6 +210,7 @@ public struct Session: Sendable {
     private var frameInterval: Double
     private var composited = true
     private var toldQueued = false
+    private var spoken = false
 
     /// The toast on screen: its timeline and where it is in it.
     private struct Presentation: Sendable {
@@ -440,6 +446,11 @@ public struct Session: Sendable {
             if !presentation.announced {
                 presentation.announced = true
                 effects.append(.announce(progress: content.progress?.percent))
+                // Once per toast, politely: an update or a command's result is not read again.
+                if plan.speaks && !spoken {
+                    spoken = true
+                    effects.append(.speak(content))
+                }
             }
             if finished {
                 self.presentation = presentation

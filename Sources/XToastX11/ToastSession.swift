@@ -30,6 +30,8 @@ public struct ToastRequest: Sendable {
     /// Follow the desktop's "reduce motion" (XSETTINGS `Net/EnableAnimations`); false when
     /// `--animation` was given on the command line.
     public var followsReducedMotion = true
+    /// Tell a running screen reader what the toast says as it appears (`announce`).
+    public var announce = true
 
     public init(
         content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
@@ -65,6 +67,7 @@ public final class ToastSession {
     private var watchesCompositor = false
     /// Seconds between frames on each monitor, once asked.
     private var frameIntervals: [Rect: Double] = [:]
+    /// The toast's text went to the screen reader (if one runs): once per session.
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
@@ -116,7 +119,8 @@ public final class ToastSession {
         }
         let plan = Session.Plan(
             content: content, duration: duration, delivery: request.delivery, stack: request.stack, command: command,
-            spinnerInterval: 1 / request.style.spinnerFrameRate, spinnerPeriod: request.style.spinnerPeriod)
+            spinnerInterval: 1 / request.style.spinnerFrameRate, spinnerPeriod: request.style.spinnerPeriod,
+            speaks: request.announce)
         return Session(plan, frameInterval: 1 / Self.fallbackRefreshRate)
     }
 
@@ -281,6 +285,9 @@ public final class ToastSession {
                 coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)
                 // Drawn over the old one: now the old one can go.
                 interpreter.retiring = nil
+            case .speak(let content):
+                // After the first frame, so that a toast's first paint never waits for it.
+                ScreenReader.announceIfRunning(text: Announcement.text(for: content), display: display)
             case .forward(let number):
                 if let command = request.command { kill(command.pid, number) }
             case .hide:

@@ -202,6 +202,7 @@ struct XToastCommand {
                 stack: settings.stack)
             toast.rescheduleAfterZoneChange = reschedule
             toast.followStandardInput = settings.followStandardInput
+            toast.announce = settings.announce
             if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
             toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
             if let runCommand {

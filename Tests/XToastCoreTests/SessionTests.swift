@@ -160,6 +160,26 @@ struct SessionTests {
         #expect(v.send(.covered) == [.raise])
     }
 
+    @Test("A screen reader hears the toast once, after its first frame, and not its updates")
+    func speaksOnce() {
+        var plan = Self.plan(hold: 3, content: ToastContent(message: "Volume", progress: Progress(percent: 10)))
+        plan.speaks = true
+        var v = VirtualSession(plan)
+        let first = v.send(.start)
+        let announce = first.firstIndex { if case .announce = $0 { true } else { false } }
+        #expect(first.last == .speak(plan.content))
+        #expect(announce.map { $0 < first.count - 1 } == true)
+        v.advance(to: 1)
+        v.send(.lines(["50"]))
+        v.runToEnd()
+        #expect(v.effects.filter { if case .speak = $0 { true } else { false } }.count == 1)
+        // Off (`--no-announce`), never.
+        var quiet = VirtualSession(Self.plan())
+        quiet.send(.start)
+        #expect(quiet.runToEnd() == .expired)
+        #expect(!quiet.effects.contains { if case .speak = $0 { true } else { false } })
+    }
+
     // MARK: The queue
 
     @Test("Waiting: watches the ticket ahead, looks again when it changes, shows when it is its turn")
