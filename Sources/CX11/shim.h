@@ -51,6 +51,14 @@ static inline uint8_t xtoast_shape_opcode(xcb_connection_t *connection) {
     return reply && reply->present ? reply->major_opcode : 0;
 }
 
+/* XInput 2, loaded with dlopen only for --click-through (PointerWatch.swift): linked in, libXi
+ * would load at every start for the few toasts that need it. The two functions used are declared
+ * here as pointer types, with the protocol's constants, so that no -dev package is needed. */
+typedef struct { int deviceid; int mask_len; unsigned char *mask; } xtoast_xi_event_mask;
+typedef int (*xtoast_xi_query_version)(Display *display, int *major, int *minor);
+typedef int (*xtoast_xi_select_events)(Display *display, Window window, xtoast_xi_event_mask *masks, int count);
+enum { xtoast_xi_all_master_devices = 1, xtoast_xi_raw_motion = 17 };
+
 /* The watchdog: a bound on waiting for the X server. SIGALRM comes when the server has not
  * answered for `seconds` while xtoast waits on it (XDisplay arms it whenever xtoast is awake
  * and disarms it while the event loop sleeps); its handler writes one prepared line and ends

@@ -15,6 +15,9 @@ final class Showing {
     private let slideDuration: Double
     private let slideEasing: TimingCurve
     let timeline: Timeline
+    /// The timeline under the pointer: it stands still while the pointer is over the toast.
+    /// (Minimal wiring of pause on hover, issue #14; the session machine takes it over.)
+    private(set) var clock: HeldTimeline
     var frameInterval: Double
     var compositorEvent: Int32?
     /// Whether what the first frame did not wait for has been asked (see `ToastSession`).
@@ -44,8 +47,10 @@ final class Showing {
     init(
         display: XDisplay, windows: [ToastWindow], monitors: [Monitor], shifts: [Int], direction: Int, slideDuration: Double,
         slideEasing: TimingCurve,
-        timeline: Timeline, frameInterval: Double, compositorEvent: Int32?, spinner: (interval: Double, period: Double)?
+        timeline: Timeline, frameInterval: Double, compositorEvent: Int32?, spinner: (interval: Double, period: Double)?,
+        hoverMinimumHold: Double = 0
     ) {
+        clock = HeldTimeline(timeline, minimumHold: hoverMinimumHold)
         spinnerInterval = spinner?.interval
         spinnerPeriod = spinner?.period ?? 1
         self.display = display
@@ -66,6 +71,14 @@ final class Showing {
     /// is something to see.
     func begin(now: Double) {
         start = now - frameInterval
+    }
+
+    /// The pointer came onto the toast or left it: its clock stops or goes on, and the next
+    /// frame is planned again at once.
+    func hover(_ change: HoverChange, now: Double) {
+        guard let start else { return }
+        clock.apply(change, at: now - start)
+        nextFrame = now - start
     }
 
     /// A compositor started or stopped: switches how the windows are drawn.
@@ -162,11 +175,11 @@ final class Showing {
         let elapsed = now - start
         // A mapped window is drawn once even when its time is up already (no fade and
         // `--duration 0`): the toast was there, however briefly.
-        let finished = timeline.phase(at: elapsed) == .finished
+        let finished = clock.isFinished(at: elapsed)
         if finished && announced { return .expired }
         let frameDue = nextFrame.map { elapsed >= $0 } ?? false
         guard frameDue || finished || windows.contains(where: \.pendingPaint) else { return nil }
-        let appearance = timeline.appearance(at: elapsed)
+        let appearance = clock.appearance(at: elapsed)
         let turn = elapsed / spinnerPeriod
         for window in windows {
             // Cairo out of memory for one frame: the next frame tries again.
@@ -181,9 +194,9 @@ final class Showing {
         // spinner turns.
         nextFrame =
             windows.contains(where: \.composited)
-            ? timeline.nextFrameTime(after: elapsed, frameInterval: frameInterval)
-            : timeline.nextPhaseBoundary(after: elapsed)
-        if let spinnerInterval, timeline.phase(at: elapsed) != .finished {
+            ? clock.nextFrameTime(after: elapsed, frameInterval: frameInterval)
+            : clock.nextPhaseBoundary(after: elapsed)
+        if let spinnerInterval, !clock.isFinished(at: elapsed) {
             let tick = ((elapsed / spinnerInterval).rounded(.down) + 1) * spinnerInterval
             nextFrame = min(nextFrame ?? tick, tick)
         }

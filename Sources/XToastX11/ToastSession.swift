@@ -30,6 +30,8 @@ public struct ToastRequest: Sendable {
     /// Follow the desktop's "reduce motion" (XSETTINGS `Net/EnableAnimations`); false when
     /// `--animation` was given on the command line.
     public var followsReducedMotion = true
+    /// Clicks go to the window below (`--click-through`).
+    public var clickThrough = false
 
     public init(
         content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
@@ -68,6 +70,9 @@ public final class ToastSession {
     private var watchesCompositor = false
     /// Seconds between frames on each monitor, once asked.
     private var frameIntervals: [Rect: Double] = [:]
+    /// Where the pointer is, for pause on hover. (Minimal wiring, issue #14.)
+    private var pointer: PointerWatch
+    private var pointerStarted = false
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
@@ -96,6 +101,7 @@ public final class ToastSession {
             (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         }
         self.request = request
+        pointer = PointerWatch(display: display, clickThrough: request.clickThrough)
         fresh = StartingView(
             targets: targets, panels: panels, composited: display.owner(compositor) != 0,
             settingsManager: settingsManager.map(display.owner))
@@ -172,10 +178,13 @@ public final class ToastSession {
             showing = try show(morphingFrom: onScreen.windows.first?.currentBox, progress: onScreen.windows.first?.progress)
         }
         while outcome == nil {
+            if let current = showing { pointer.boxes = current.windows.map(\.currentBox) }
             // Drain everything Xlib has queued or can read before deciding anything: a reply
             // read by some other call may have brought events along that poll would not see.
             while XPending(dpy) > 0 {
                 XNextEvent(dpy, &event)
+                // Pause on hover (minimal wiring, issue #14).
+                if let change = pointer.handle(&event, now: Wakeups.now()) { showing?.hover(change, now: Wakeups.now()) }
                 if let command = coordinator.command(in: &event) {
                     end(command == .dismiss ? .dismissed : .replaced)
                 } else if request.stack && coordinator.affectsStack(&event) {
@@ -214,6 +223,7 @@ public final class ToastSession {
                 stackMayHaveChanged = false
                 current.restack(shifts: current.monitors.map(stackShift), now: Wakeups.now())
             }
+            if let change = pointer.poll(now: Wakeups.now()) { showing?.hover(change, now: Wakeups.now()) }
             if let current = showing {
                 let ending = current.step(now: Wakeups.now()) { box in
                     if !current.isSetUp { finishSetUp(current) }
@@ -225,7 +235,8 @@ public final class ToastSession {
                     end(ending)
                     if outcome != nil { break }
                 }
-                wakeups.arm(at: showing?.nextWake)
+                let wakes = [showing?.nextWake, pointer.nextPoll].compactMap { $0 }
+                wakeups.arm(at: wakes.min())
             }
             XFlush(dpy)
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
@@ -411,7 +422,8 @@ public final class ToastSession {
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
                 display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
-                maximumScale: timeline.motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited)
+                maximumScale: timeline.motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited,
+                clickThrough: request.clickThrough)
         }
         // Known refresh rates are kept; a first toast learns it once its first frame is out.
         let frameInterval = frameIntervals[targets[0].rect] ?? 1 / Self.fallbackRefreshRate
@@ -421,8 +433,10 @@ public final class ToastSession {
             display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
             slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, timeline: timeline,
             frameInterval: frameInterval, compositorEvent: compositorEvent,
-            spinner: content.spinner ? (1 / style.spinnerFrameRate, style.spinnerPeriod) : nil)
+            spinner: content.spinner ? (1 / style.spinnerFrameRate, style.spinnerPeriod) : nil, hoverMinimumHold: style.hoverMinimumHold)
         showing.spots = spots
+        // A new toast starts not hovered: the pointer must move over it.
+        _ = pointer.watch(windows: windows.map(\.window), boxes: windows.map(\.currentBox))
         windows.forEach { $0.map() }
         // Drawn at once, not after the Expose: the server handles the map before the drawing.
         showing.begin(now: Wakeups.now())
@@ -444,6 +458,10 @@ public final class ToastSession {
             showing.compositorMayHaveChanged()
         }
         showing.compositorEvent = compositorEvent
+        if !pointerStarted {
+            pointerStarted = true
+            if let why = pointer.start() { warn(why) }
+        }
         showing.isSetUp = true
     }
 

@@ -220,6 +220,7 @@ do {
         stack: settings.stack)
     toast.rescheduleAfterZoneChange = reschedule
     toast.followStandardInput = settings.followStandardInput
+    toast.clickThrough = settings.clickThrough
     if let origin = builder.origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
     toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
     if let runCommand {

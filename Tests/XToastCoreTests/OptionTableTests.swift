@@ -99,7 +99,7 @@ struct OptionTableTests {
             look == [
                 "duration", "position", "offset", "monitor", "font", "foreground", "background", "radius", "padding", "max-width",
                 "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "animation", "stack",
-                "tag",
+                "click-through", "tag",
             ])
     }
 
@@ -125,7 +125,7 @@ struct OptionTableTests {
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
                 "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
-                "animation": "fade", "stack": "(none)", "tag": "(none)",
+                "animation": "fade", "stack": "(none)", "click-through": "(none)", "tag": "(none)",
             ])
     }
 
@@ -275,7 +275,7 @@ struct OptionTableTests {
         ("progress", "40!!", "progress"), ("progress", "nan", "progress"),
         ("markup", "maybe", "markup"),
         ("animation", "wobble", "animation"), ("animation", "Fade", "animation"), ("animation", "", "animation"),
-        ("stack", "maybe", "stack"),
+        ("stack", "maybe", "stack"), ("click-through", "maybe", "click-through"),
         ("tag", "", "tag"), ("tag", "a\nb", "tag"), ("button", "", "button"), ("button", " ", "button"),
         ("button", String(repeating: "b", count: 65), "button"),
         ("preset", "a.b", "preset"), ("preset", "", "preset"), ("preset", "my preset", "preset"),
@@ -299,7 +299,7 @@ struct OptionTableTests {
     @Test("Every value option either checks its value or takes any text")
     func everyValueOptionIsChecked() {
         let values = Set(OptionTable.all.filter { !$0.isFlag }.map(\.name))
-        #expect(values == Set(Self.badValues.map(\.name)).subtracting(["stack", "markup"]).union(Self.freeTextOptions))
+        #expect(values == Set(Self.badValues.map(\.name)).subtracting(["stack", "markup", "click-through"]).union(Self.freeTextOptions))
     }
 
     @Test(
@@ -360,6 +360,16 @@ struct OptionTableTests {
         #expect(try flags("markup").markup)
         #expect(try configure([("markup", "yes")]).markup)
         #expect(try !configure([("markup", "true"), ("markup", "off")]).markup)
+    }
+
+    @Test("click-through is a boolean like stack, off unless asked for, and may come from a file")
+    func clickThrough() throws {
+        #expect(!Configuration().clickThrough)
+        #expect(try flags("click-through").clickThrough)
+        #expect(try configure([("click-through", "on")]).clickThrough)
+        #expect(try !configure([("click-through", "true"), ("click-through", "no")]).clickThrough)
+        #expect(OptionTable.named("click-through")?.scope == .look)
+        #expect(OptionTable.named("click-through")?.synopsis == "--click-through")
     }
 
     @Test("Each invocation flag sets its field")
