@@ -280,6 +280,7 @@ struct ConfigurationBuilderTests {
             markup       = false                      # default
             animation    = fade                       # default
             stack        = false                      # default
+            click-through = false                     # default
             tag          =                            # default
             """
         #expect(try build().report == expected)
