@@ -1,5 +1,4 @@
 import CX11
-import Glibc
 import XToastCore
 
 /// Tells when the pointer comes onto the toast and goes off it, for pause on hover.
@@ -18,9 +17,12 @@ import XToastCore
 ///   asked (`XQueryPointer`), then asked again every `pollInterval` while the pointer keeps
 ///   moving; once it stays put, raw motion is switched on again (and the position asked once
 ///   more, so that a move between the last answer and the switch is not lost). While the pointer
-///   rests, on or off the toast: nothing. While it moves: at most 1 / `pollInterval` wake-ups and
-///   round trips a second, however fast the mouse reports, instead of one wake-up per report
-///   (125 to 1000 a second). Polling alone would wake the toast all the time it simply holds.
+///   rests, on or off the toast: nothing. While it moves: about 1 / `pollInterval` wake-ups and
+///   round trips a second (up to three times that when it keeps coming back to the same pixel),
+///   however fast the mouse reports, instead of one wake-up per report (125 to 1000 a second).
+///   Polling alone would wake the toast all the time it simply holds. A warped pointer
+///   (`XWarpPointer`: `xdotool mousemove`, a window manager) makes no raw motion: it is noticed
+///   at the next real move.
 final class PointerWatch {
     let display: XDisplay
     let clickThrough: Bool
@@ -59,8 +61,8 @@ final class PointerWatch {
         return wasOver ? .left : nil
     }
 
-    /// Asks for what click-through needs: XInput 2 raw motion on the root (libXi, loaded now;
-    /// two or three round trips, once). Call once the first frame is out. Without XInput 2.2 a
+    /// Asks for what click-through needs: XInput 2 raw motion on the root (two round trips,
+    /// once). Call once the first frame is out. Without XInput 2.2 a
     /// click-through toast simply does not hold on hover; returns why, for a warning, or nil.
     func start() -> String? {
         guard clickThrough, rawMotion == nil else { return nil }
@@ -136,44 +138,27 @@ final class PointerWatch {
     }
 }
 
-/// XInput 2 raw motion on the root window, through libXi opened with `dlopen`.
+/// XInput 2 raw motion on the root window, spoken through XCB (see the shim: no libXi).
 private final class RawMotion {
     let display: XDisplay
     let opcode: Int32
-    let selectEvents: xtoast_xi_select_events
 
-    private init(display: XDisplay, opcode: Int32, selectEvents: @escaping xtoast_xi_select_events) {
+    private init(display: XDisplay, opcode: Int32) {
         self.display = display
         self.opcode = opcode
-        self.selectEvents = selectEvents
     }
 
-    /// The soname Debian's libxi6 installs.
-    static let soname = "libXi.so.6"
-
+    /// Two round trips: the extension's opcode, and the version it speaks to us. 2.1 and later
+    /// deliver raw events to the root whatever grabs are active.
     static func open(_ display: XDisplay) -> Result<RawMotion, Failure> {
-        var opcode: Int32 = 0
-        var event: Int32 = 0
-        var error: Int32 = 0
-        guard XQueryExtension(display.pointer, "XInputExtension", &opcode, &event, &error) != 0 else {
-            return .failure(Failure("the X server has no XInput extension"))
+        let opcode = xtoast_xinput_opcode(display.connection)
+        guard opcode != 0 else { return .failure(Failure("the X server has no XInput extension")) }
+        let version = xtoast_xi_query_version(display.connection)
+        guard version >= 201 else {
+            return .failure(Failure("the X server speaks XInput \(version / 100).\(version % 100), not 2.1 or later"))
         }
-        // RTLD_LOCAL: its symbols do not take the place of ours; never closed (Xlib keeps its hooks).
-        guard let library = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            return .failure(Failure("\(soname) (Debian's libxi6): \(reason)"))
-        }
-        guard let query = dlsym(library, "XIQueryVersion"), let select = dlsym(library, "XISelectEvents") else {
-            return .failure(Failure("\(soname) lacks XInput 2"))
-        }
-        // 2.1 and later deliver raw events to the root whatever grabs are active.
-        var major: Int32 = 2
-        var minor: Int32 = 2
-        let status = unsafeBitCast(query, to: xtoast_xi_query_version.self)(display.pointer, &major, &minor)
-        guard status == Success, major > 2 || (major == 2 && minor >= 1) else {
-            return .failure(Failure("the X server has XInput \(major).\(minor), not 2.1 or later"))
-        }
-        return .success(RawMotion(display: display, opcode: opcode, selectEvents: unsafeBitCast(select, to: xtoast_xi_select_events.self)))
+        xtoast_xi_queue_events(display.pointer, Int32(opcode))
+        return .success(RawMotion(display: display, opcode: Int32(opcode)))
     }
 
     struct Failure: Error {
@@ -183,18 +168,11 @@ private final class RawMotion {
 
     /// Switches raw motion events on or off (a request, no round trip).
     func select(_ on: Bool) {
-        // XIMaskLen(XI_RawMotion) bytes, bit XI_RawMotion set.
-        var bits = [UInt8](repeating: 0, count: Int(xtoast_xi_raw_motion) / 8 + 1)
-        if on { bits[Int(xtoast_xi_raw_motion) / 8] = 1 << (UInt8(xtoast_xi_raw_motion) % 8) }
-        bits.withUnsafeMutableBufferPointer { buffer in
-            var mask = xtoast_xi_event_mask(
-                deviceid: Int32(xtoast_xi_all_master_devices), mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-            _ = selectEvents(display.pointer, display.root, &mask, 1)
-        }
+        xtoast_xi_select_raw_motion(display.connection, UInt32(truncatingIfNeeded: display.root), on ? 1 : 0)
     }
 
-    /// Whether `event` is a raw motion event (its data is never fetched: that it came is enough).
+    /// Whether `event` is a raw motion event (that it came is all that matters, not its data).
     func isMotion(_ event: XEvent) -> Bool {
-        event.type == GenericEvent && event.xcookie.extension == opcode && event.xcookie.evtype == Int32(xtoast_xi_raw_motion)
+        event.type == GenericEvent && event.xcookie.extension == opcode && event.xcookie.evtype == 17  // XI_RawMotion
     }
 }
