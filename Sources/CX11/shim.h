@@ -12,6 +12,9 @@
 #include <X11/Xlib-xcb.h>
 #include <xcb/randr.h>
 #include <xcb/shape.h>
+#include <xcb/xcbext.h>
+#include <sys/uio.h>
+#include <stdlib.h>
 
 #include <signal.h>
 #include <string.h>
@@ -49,6 +52,77 @@ static inline uint8_t xtoast_randr_opcode(xcb_connection_t *connection) {
 static inline uint8_t xtoast_shape_opcode(xcb_connection_t *connection) {
     const xcb_query_extension_reply_t *reply = xcb_get_extension_data(connection, &xcb_shape_id);
     return reply && reply->present ? reply->major_opcode : 0;
+}
+
+/* XInput 2 raw motion, for --click-through (PointerWatch.swift), spoken directly through XCB:
+ * libXi linked in would load at every start; opened with dlopen it takes eight round trips to
+ * set itself up. This takes two (the extension's opcode, its version), and lets Xlib queue
+ * XInput's events by giving it a converter for them. Call these from PointerWatch.swift only
+ * (the extension key is a static inside a function, one per object file). */
+static inline xcb_extension_t *xtoast_xinput_extension(void) {
+    static xcb_extension_t extension = {"XInputExtension", 0};
+    return &extension;
+}
+
+/* XInput's major opcode, 0 when the server lacks it (one round trip). */
+static inline uint8_t xtoast_xinput_opcode(xcb_connection_t *connection) {
+    const xcb_query_extension_reply_t *reply = xcb_get_extension_data(connection, xtoast_xinput_extension());
+    return reply && reply->present ? reply->major_opcode : 0;
+}
+
+/* XIQueryVersion: tells the server we speak XInput 2.2 and returns what it will speak to us as
+ * major * 100 + minor, 0 on failure (one round trip). */
+static inline int xtoast_xi_query_version(xcb_connection_t *connection) {
+    struct { uint8_t major_opcode, minor_opcode; uint16_t length, major, minor; } request = {0, 47, 0, 2, 2};
+    struct iovec parts[4] = {{0}, {0}, {&request, sizeof request}, {0, 0}};
+    xcb_protocol_request_t protocol = {2, xtoast_xinput_extension(), 47, 0};
+    unsigned int sequence = xcb_send_request(connection, XCB_REQUEST_CHECKED, parts + 2, &protocol);
+    xcb_generic_error_t *error = NULL;
+    uint8_t *reply = (uint8_t *)xcb_wait_for_reply(connection, sequence, &error);
+    free(error);
+    if (!reply) return 0;
+    uint16_t major, minor;
+    memcpy(&major, reply + 8, 2);
+    memcpy(&minor, reply + 10, 2);
+    free(reply);
+    return major * 100 + minor;
+}
+
+/* XISelectEvents on `window` for all master devices: raw motion, or nothing (no round trip). */
+static inline void xtoast_xi_select_raw_motion(xcb_connection_t *connection, uint32_t window, int on) {
+    struct {
+        uint8_t major_opcode, minor_opcode; uint16_t length; uint32_t window; uint16_t masks, pad;
+        uint16_t device, mask_length; uint8_t mask[4];
+    } request = {0, 46, 0, window, 1, 0, 1 /* XIAllMasterDevices */, 1, {0}};
+    /* A byte array: event type 17 (XI_RawMotion) is bit 1 of byte 2. */
+    if (on) request.mask[17 / 8] = 1 << (17 % 8);
+    struct iovec parts[4] = {{0}, {0}, {&request, sizeof request}, {0, 0}};
+    xcb_protocol_request_t protocol = {2, xtoast_xinput_extension(), 46, 1};
+    xcb_send_request(connection, 0, parts + 2, &protocol);
+}
+
+/* Xlib drops a GenericEvent of an extension it has no converter for. Ours keeps what tells a
+ * raw motion event: the extension and the event type; the rest (the valuators) is not needed. */
+extern Bool (*XESetWireToEventCookie(Display *, int, Bool (*)(Display *, XGenericEventCookie *, void *)))(
+    Display *, XGenericEventCookie *, void *);
+
+static inline Bool xtoast_xi_wire_to_cookie(Display *display, XGenericEventCookie *cookie, void *wire) {
+    const uint8_t *bytes = (const uint8_t *)wire;
+    uint16_t type;
+    memcpy(&type, bytes + 8, 2);
+    cookie->type = bytes[0] & 0x7f;
+    cookie->serial = 0;
+    cookie->send_event = (bytes[0] & 0x80) != 0;
+    cookie->display = display;
+    cookie->extension = bytes[1];
+    cookie->evtype = type;
+    cookie->cookie = 0;
+    cookie->data = NULL;
+    return True;
+}
+
+static inline void xtoast_xi_queue_events(Display *display, int opcode) {
+    XESetWireToEventCookie(display, opcode, xtoast_xi_wire_to_cookie);
 }
 
 /* The watchdog: a bound on waiting for the X server. SIGALRM comes when the server has not

@@ -17,6 +17,8 @@ public struct Configuration: Sendable {
     public var followStandardInput = false
     public var run = false
     public var stack = false
+    /// Clicks pass through the toast to the window below (`--click-through`).
+    public var clickThrough = false
     public var action = false
     /// `--button`, in the order given.
     public var buttons: [String] = []

@@ -211,6 +211,11 @@ public enum OptionTable {
             current: { String($0.stack) }
         ) { config, text throws(OptionError) in config.stack = try boolean(text, "stack") },
         OptionDefinition(
+            "click-through", scope: .look,
+            help: "Clicks go to the window below the toast; the pointer over it still holds it.",
+            current: { String($0.clickThrough) }
+        ) { config, text throws(OptionError) in config.clickThrough = try boolean(text, "click-through") },
+        OptionDefinition(
             "tag", value: "name", scope: .look,
             help: "A toast with the same tag, on screen or waiting, is replaced in place instead of queued.", current: { $0.tag }
         ) { config, text throws(OptionError) in

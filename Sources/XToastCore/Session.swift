@@ -28,12 +28,16 @@ public struct Session: Sendable {
         public var spinnerPeriod: Double
         /// Tell a screen reader what the toast says, once, as it first appears (`announce`).
         public var speaks: Bool
+        /// Seconds a toast holds at least once the pointer leaves it (`Style.hoverMinimumHold`).
+        public var hoverMinimumHold: Double
 
         public init(
             content: ToastContent, duration: DisplayDuration, delivery: Delivery = .now, stack: Bool = false,
-            command: CommandPlan? = nil, spinnerInterval: Double = 1.0 / 30, spinnerPeriod: Double = 1, speaks: Bool = false
+            command: CommandPlan? = nil, spinnerInterval: Double = 1.0 / 30, spinnerPeriod: Double = 1, speaks: Bool = false,
+            hoverMinimumHold: Double = 1
         ) {
             self.speaks = speaks
+            self.hoverMinimumHold = hoverMinimumHold
             self.content = content
             self.duration = duration
             self.delivery = delivery
@@ -123,6 +127,8 @@ public struct Session: Sendable {
         case frameInterval(Double)
         /// A compositor started or stopped.
         case compositorChanged(composited: Bool)
+        /// The pointer came onto the toast or left it: its time stands still while it is there.
+        case hover(HoverChange)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -212,9 +218,9 @@ public struct Session: Sendable {
     private var toldQueued = false
     private var spoken = false
 
-    /// The toast on screen: its timeline and where it is in it.
+    /// The toast on screen: its timeline (under the pointer) and where it is in it.
     private struct Presentation: Sendable {
-        var timeline: Timeline
+        var clock: HeldTimeline
         /// When elapsed time 0 was, in monotonic seconds.
         var start: Double
         /// When the next frame is due (elapsed seconds); nil: none until something happens.
@@ -252,7 +258,7 @@ public struct Session: Sendable {
 
     /// The toast's state at `now` (for tests and a repaint): nil when nothing is on screen.
     public func appearance(at now: Double) -> Appearance? {
-        presentation.map { $0.timeline.appearance(at: now - $0.start) }
+        presentation.map { $0.clock.appearance(at: now - $0.start) }
     }
 
     // MARK: Events
@@ -321,7 +327,11 @@ public struct Session: Sendable {
             self.composited = composited
             // The first state is usually invisible: the first frame shows the state one frame
             // in, so that the first thing drawn is something to see.
-            presentation = Presentation(timeline: timeline, start: now - frameInterval, spinner: content.spinner)
+            let start = now - frameInterval
+            var clock = HeldTimeline(timeline, minimumHold: plan.hoverMinimumHold)
+            // New content under the pointer (an update, a command's result) is held as the old was.
+            if presentation?.clock.isPointerOver == true { clock.pointerEntered(at: 0) }
+            presentation = Presentation(clock: clock, start: start, spinner: content.spinner)
             return tick(at: now)
         case .frameInterval(let interval):
             if interval > 0 && interval.isFinite { frameInterval = interval }
@@ -330,6 +340,11 @@ public struct Session: Sendable {
             // The windows are drawn another way now (blended, or shaped and opaque), and the
             // frames come at another pace.
             self.composited = composited
+            return redraw(at: now)
+        case .hover(let change):
+            guard phase == .showing, let start = presentation?.start else { return [] }
+            presentation?.clock.apply(change, at: now - start)
+            // Coming back from a fade, or going on: the next frame is planned again from now.
             return redraw(at: now)
         }
     }
@@ -431,7 +446,7 @@ public struct Session: Sendable {
             return now >= until ? proceed() : []
         case .showing:
             guard var presentation else { return [] }
-            let timeline = presentation.timeline
+            let clock = presentation.clock
             // Due by the same sum as `deadline`, so that a tick at the deadline always draws; and
             // then at least that far in, however `now - start` rounds, so that time always moves
             // on from one frame to the next.
@@ -439,10 +454,10 @@ public struct Session: Sendable {
             let elapsed = max(now - presentation.start, frameDue ? presentation.nextFrame! : 0)
             // A mapped window is drawn once even when its time is up already (no fade and
             // `--duration 0`): the toast was there, however briefly.
-            let finished = timeline.phase(at: elapsed) == .finished
+            let finished = clock.isFinished(at: elapsed)
             if finished && presentation.announced { return end(.expired) }
             guard frameDue || finished else { return [] }
-            var effects: [Effect] = [.present(timeline.appearance(at: elapsed), turn: elapsed / plan.spinnerPeriod)]
+            var effects: [Effect] = [.present(clock.appearance(at: elapsed), turn: elapsed / plan.spinnerPeriod)]
             if !presentation.announced {
                 presentation.announced = true
                 effects.append(.announce(progress: content.progress?.percent))
@@ -460,8 +475,8 @@ public struct Session: Sendable {
             // spinner turns.
             var next =
                 composited
-                ? timeline.nextFrameTime(after: elapsed, frameInterval: frameInterval)
-                : timeline.nextPhaseBoundary(after: elapsed)
+                ? clock.nextFrameTime(after: elapsed, frameInterval: frameInterval)
+                : clock.nextPhaseBoundary(after: elapsed)
             if presentation.spinner {
                 let tick = Timeline.tick(after: elapsed, every: plan.spinnerInterval)
                 next = min(next ?? tick, tick)

@@ -48,6 +48,9 @@ public struct Style: Equatable, Sendable {
     public var animation: Animation
     /// How long it holds when `--duration` says nothing (the alert's 0.9 s).
     public var defaultDuration: DisplayDuration
+    /// Seconds a toast still holds, at least, after the pointer leaves it: long enough to move
+    /// the pointer off and still see it go (design constant; see `HeldTimeline`).
+    public var hoverMinimumHold: Double
     /// Where the icon goes: beside the text, or at the HUD design's offsets (preset).
     public var layout: Layout
     /// The box is never narrower than this, logical pixels (the HUD's 96).
@@ -120,6 +123,7 @@ public struct Style: Equatable, Sendable {
         stackSlideDuration: 0.25,
         animation: .fade,
         defaultDuration: .automatic,
+        hoverMinimumHold: 1,
         layout: .row,
         minimumWidth: 0,
         iconSize: 20,

@@ -30,6 +30,8 @@ public struct ToastRequest: Sendable {
     /// Follow the desktop's "reduce motion" (XSETTINGS `Net/EnableAnimations`); false when
     /// `--animation` was given on the command line.
     public var followsReducedMotion = true
+    /// Clicks go to the window below (`--click-through`).
+    public var clickThrough = false
     /// Tell a running screen reader what the toast says as it appears (`announce`).
     public var announce = true
 
@@ -67,6 +69,9 @@ public final class ToastSession {
     private var watchesCompositor = false
     /// Seconds between frames on each monitor, once asked.
     private var frameIntervals: [Rect: Double] = [:]
+    /// Where the pointer is, for pause on hover; started after the first frame.
+    private let pointer: PointerWatch
+    private var pointerStarted = false
     /// The toast's text went to the screen reader (if one runs): once per session.
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
@@ -96,6 +101,7 @@ public final class ToastSession {
             (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         }
         self.request = request
+        pointer = PointerWatch(display: display, clickThrough: request.clickThrough)
         fresh = StartingView(
             targets: targets, panels: panels, composited: display.owner(compositor) != 0,
             settingsManager: settingsManager.map(display.owner))
@@ -120,7 +126,7 @@ public final class ToastSession {
         let plan = Session.Plan(
             content: content, duration: duration, delivery: request.delivery, stack: request.stack, command: command,
             spinnerInterval: 1 / request.style.spinnerFrameRate, spinnerPeriod: request.style.spinnerPeriod,
-            speaks: request.announce)
+            speaks: request.announce, hoverMinimumHold: request.style.hoverMinimumHold)
         return Session(plan, frameInterval: 1 / Self.fallbackRefreshRate)
     }
 
@@ -140,12 +146,20 @@ public final class ToastSession {
         try carryOut(session.handle(.start, at: Wakeups.now()), in: &session, &interpreter)
         var event = XEvent()
         while session.outcome == nil {
+            if let showing = interpreter.showing { pointer.boxes = showing.windows.map(\.currentBox) }
             // Drain everything Xlib has queued or can read before deciding anything: a reply
             // read by some other call may have brought events along that poll would not see.
             while XPending(dpy) > 0 && session.outcome == nil {
                 XNextEvent(dpy, &event)
+                // The pointer's crossings (or raw motion) are not the windows' own business.
+                if let change = pointer.handle(&event, now: Wakeups.now()) {
+                    try carryOut(session.handle(.hover(change), at: Wakeups.now()), in: &session, &interpreter)
+                }
                 guard let translated = translate(&event, interpreter) else { continue }
                 try carryOut(session.handle(translated, at: Wakeups.now()), in: &session, &interpreter)
+            }
+            if let change = pointer.poll(now: Wakeups.now()) {
+                try carryOut(session.handle(.hover(change), at: Wakeups.now()), in: &session, &interpreter)
             }
             try carryOut(session.handle(.tick, at: Wakeups.now()), in: &session, &interpreter)
             // Looked at once per batch of events, however many asked.
@@ -162,7 +176,7 @@ public final class ToastSession {
             interpreter.showing?.move(now: now) { box in
                 coordinator.announceShown(at: box, progress: session.content.progress?.percent)
             }
-            wakeups.arm(at: [session.deadline, interpreter.showing?.nextMove(now: now)].compactMap { $0 }.min())
+            wakeups.arm(at: [session.deadline, interpreter.showing?.nextMove(now: now), pointer.nextPoll].compactMap { $0 }.min())
             XFlush(dpy)
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
             // The pointer may move, monitors may change, while we sleep before showing.
@@ -368,7 +382,8 @@ public final class ToastSession {
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
                 display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
-                maximumScale: timeline.motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited)
+                maximumScale: timeline.motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited,
+                clickThrough: request.clickThrough)
         }
         // Known refresh rates are kept; a first toast learns it once its first frame is out.
         let frameInterval = frameIntervals[targets[0].rect] ?? 1 / Self.fallbackRefreshRate
@@ -379,6 +394,10 @@ public final class ToastSession {
             slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, frameInterval: frameInterval,
             compositorEvent: compositorEvent)
         showing.spots = spots
+        // New windows start not hovered: the pointer must move onto them (a toast that appears
+        // under a resting pointer runs its course). Content under the pointer keeps its hold in
+        // the session.
+        _ = pointer.watch(windows: windows.map(\.window), boxes: windows.map(\.currentBox))
         windows.forEach { $0.map() }
         // Drawn at once (the session's first frame comes next), not after the Expose: the server
         // handles the map before the drawing.
@@ -400,6 +419,10 @@ public final class ToastSession {
             showing.compositorMayHaveChanged()
         }
         showing.compositorEvent = compositorEvent
+        if !pointerStarted {
+            pointerStarted = true
+            if let why = pointer.start() { warn(why) }
+        }
         showing.isSetUp = true
     }
 

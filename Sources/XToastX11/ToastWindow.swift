@@ -48,13 +48,16 @@ final class ToastWindow {
     var drawsOwnShadow: Bool { painter.margins != (0, 0, 0, 0) }
     /// The largest scale of the motion, which a window with our own shadow keeps room for.
     private let roomScale: Double
+    /// Clicks go to the window below (`--click-through`): the input shape is empty.
+    let clickThrough: Bool
 
     /// Makes (but does not map) a window showing `painter`'s box at `box`, starting from the
     /// box it moves from (`morphStart`); `maximumScale` is the largest its motion reaches.
     init(
         display: XDisplay, painter: ToastPainter, box: Rect, maximumScale: Double, morphStart: Rect?, morphProgress: Double?,
-        composited: Bool
+        composited: Bool, clickThrough: Bool = false
     ) throws(X11Error) {
+        self.clickThrough = clickThrough
         self.display = display
         self.painter = painter
         self.box = box
@@ -78,7 +81,8 @@ final class ToastWindow {
         attributes.colormap = colormap
         attributes.border_pixel = 0
         attributes.save_under = 1
-        attributes.event_mask = ExposureMask | ButtonPressMask
+        // Crossing and motion events tell the pointer is over it (pause on hover, PointerWatch).
+        attributes.event_mask = ExposureMask | ButtonPressMask | PointerWatch.windowEventMask
         var mask = UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWEventMask | CWSaveUnder)
         if composited {
             // Transparent until the first frame: the compositor never shows an unpainted box.
@@ -118,6 +122,8 @@ final class ToastWindow {
         // show at full strength around a box not drawn yet. Without one, shaped before it is
         // mapped: the corners must never show black, not even until the first frame.
         if composited { setOpacity(0) } else { _ = fit(to: frame, box: currentBox, scale: 1) }
+        // Clicks go through from the start, also before the first frame.
+        if clickThrough && appliedShape == nil { setInputShape(nil) }
     }
 
     deinit {
@@ -252,7 +258,8 @@ final class ToastWindow {
         }
         setShape(
             WindowShape(
-                size: rect.size, box: scaledBox.offsetBy(-rect.x, -rect.y), input: currentBox.offsetBy(-rect.x, -rect.y),
+                size: rect.size, box: scaledBox.offsetBy(-rect.x, -rect.y),
+                input: clickThrough ? nil : currentBox.offsetBy(-rect.x, -rect.y),
                 radius: painter.metrics.cornerRadius * scale,
                 composited: composited, ownShadow: drawsOwnShadow))
         return moved

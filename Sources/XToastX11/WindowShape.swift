@@ -8,8 +8,9 @@ struct WindowShape: Equatable {
     var size: Size
     /// The box inside the window, in window coordinates.
     var box: Rect
-    /// Where clicks land: the box at its own size (a scale never moves a click target).
-    var input: Rect
+    /// Where clicks land: the box at its own size (a scale never moves a click target); nil:
+    /// nowhere, clicks go to the window below (`--click-through`).
+    var input: Rect?
     var radius: Double
     var composited: Bool
     var ownShadow: Bool
@@ -59,7 +60,7 @@ extension ToastWindow {
         guard shape != appliedShape, hasShape else { return }
         let previous = appliedShape
         appliedShape = shape
-        if shape.input != previous?.input { combineShape(UInt8(XCB_SHAPE_SK_INPUT.rawValue), [shape.input]) }
+        if previous == nil || shape.input != previous?.input { setInputShape(shape.input) }
         let bounding = UInt8(XCB_SHAPE_SK_BOUNDING.rawValue)
         if shape.composited && shape.ownShadow {
             // No mask: the plain rectangle again. Sent once: compositors read the bounding shape
@@ -71,6 +72,13 @@ extension ToastWindow {
             let rows = RoundedRectShape.rectangles(size: shape.box.size, radius: shape.radius, coverage: coverage)
             combineShape(bounding, rows.map { $0.offsetBy(shape.box.x, shape.box.y) })
         }
+    }
+
+    /// Lets clicks land on `rect` (window coordinates) only; nil: nowhere, an empty input shape,
+    /// so that they reach whatever is below and the pointer is never in the window.
+    func setInputShape(_ rect: Rect?) {
+        guard hasShape else { return }
+        combineShape(UInt8(XCB_SHAPE_SK_INPUT.rawValue), rect.map { [$0] } ?? [])
     }
 
     /// SHAPE through XCB, whose opcode came with the atoms: Xlib would ask for it first, one

@@ -203,6 +203,7 @@ struct XToastCommand {
             toast.rescheduleAfterZoneChange = reschedule
             toast.followStandardInput = settings.followStandardInput
             toast.announce = settings.announce
+            toast.clickThrough = settings.clickThrough
             if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
             toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
             if let runCommand {

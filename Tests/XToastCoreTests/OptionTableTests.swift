@@ -101,7 +101,7 @@ struct OptionTableTests {
             look == [
                 "duration", "position", "offset", "monitor", "font", "foreground", "background", "radius", "padding", "max-width",
                 "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "announce",
-                "animation", "stack", "tag",
+                "animation", "stack", "click-through", "tag",
             ])
     }
 
@@ -127,7 +127,7 @@ struct OptionTableTests {
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
                 "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
-                "announce": "true", "animation": "fade", "stack": "(none)", "tag": "(none)",
+                "announce": "true", "animation": "fade", "stack": "(none)", "click-through": "(none)", "tag": "(none)",
             ])
     }
 
@@ -277,7 +277,7 @@ struct OptionTableTests {
         ("progress", "40!!", "progress"), ("progress", "nan", "progress"),
         ("markup", "maybe", "markup"), ("announce", "maybe", "announce"),
         ("animation", "wobble", "animation"), ("animation", "Fade", "animation"), ("animation", "", "animation"),
-        ("stack", "maybe", "stack"),
+        ("stack", "maybe", "stack"), ("click-through", "maybe", "click-through"),
         ("tag", "", "tag"), ("tag", "a\nb", "tag"), ("button", "", "button"), ("button", " ", "button"),
         ("button", String(repeating: "b", count: 65), "button"),
         ("preset", "a.b", "preset"), ("preset", "", "preset"), ("preset", "my preset", "preset"),
@@ -301,7 +301,10 @@ struct OptionTableTests {
     @Test("Every value option either checks its value or takes any text")
     func everyValueOptionIsChecked() {
         let values = Set(OptionTable.all.filter { !$0.isFlag }.map(\.name))
-        #expect(values == Set(Self.badValues.map(\.name)).subtracting(["stack", "markup", "announce"]).union(Self.freeTextOptions))
+        #expect(
+            values
+                == Set(Self.badValues.map(\.name)).subtracting(["stack", "markup", "announce", "click-through"]).union(Self.freeTextOptions)
+        )
     }
 
     @Test(

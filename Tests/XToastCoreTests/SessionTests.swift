@@ -180,6 +180,44 @@ struct SessionTests {
         #expect(!quiet.effects.contains { if case .speak = $0 { true } else { false } })
     }
 
+    @Test("The pointer over the toast holds it, asleep; after it leaves, the rest of the hold but at least a second")
+    func hover() {
+        var v = VirtualSession(Self.plan(hold: 1))
+        v.send(.start)
+        v.advance(to: 0.5)
+        v.send(.hover(.entered))
+        v.advance(to: 60)
+        #expect(v.session.outcome == nil)
+        #expect(v.session.deadline == nil, "held, nothing is due")
+        #expect(v.session.appearance(at: 60) == .shown)
+        v.send(.hover(.left))
+        // 0.29 s of hold were left: the minimum, 1 s, then the 0.2 s fade.
+        #expect(v.runToEnd() == .expired)
+        #expect(abs(v.now - 61.2) < 0.02)
+    }
+
+    @Test("A toast fading out comes back under the pointer, and a queued one behind it waits")
+    func hoverComesBack() {
+        var v = VirtualSession(Self.plan(hold: 1))
+        v.send(.start)
+        v.advance(to: 1.3)
+        let fading = v.session.appearance(at: 1.3)?.opacity ?? 1
+        #expect(fading < 0.6)
+        v.send(.hover(.entered))
+        v.advance(to: 5)
+        #expect(v.session.appearance(at: 5) == .shown)
+        #expect(v.session.phase == .showing)
+        // New content while the pointer is there (a `--stdin` line) stays held too.
+        v.send(.lines(["Updated"]))
+        v.advance(to: 30)
+        #expect(v.session.phase == .showing)
+        // Before the first frame, or after the end, the pointer changes nothing.
+        var waiting = VirtualSession(Self.plan())
+        waiting.turn = .waitFor(4)
+        waiting.send(.start)
+        #expect(waiting.send(.hover(.entered)).isEmpty)
+    }
+
     // MARK: The queue
 
     @Test("Waiting: watches the ticket ahead, looks again when it changes, shows when it is its turn")
