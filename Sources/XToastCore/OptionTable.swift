@@ -95,6 +95,17 @@ public enum OptionTable {
             config.monitor = monitor
         },
         OptionDefinition(
+            "fullscreen", value: "policy", scope: .look,
+            help:
+                "While a fullscreen window is on top of the toast's monitor: show, delay (until it is not), drop, or auto: show a --progress, --tag or --stdin toast (an OSD), delay others. The hud and critical presets show, low drops.",
+            default: "auto", current: { $0.style.fullscreen.description }
+        ) { config, text throws(OptionError) in
+            guard let choice = FullscreenChoice(parsing: text) else {
+                throw OptionError("invalid fullscreen policy \"\(text)\": expected show, delay, drop or auto")
+            }
+            config.style.fullscreen = choice
+        },
+        OptionDefinition(
             "font", value: "font", scope: .look, help: "Pango font; the size is in logical pixels.", default: Style.toast.font,
             current: { $0.style.font }
         ) { config, text throws(OptionError) in

@@ -48,6 +48,8 @@ public struct Style: Equatable, Sendable {
     public var animation: Animation
     /// How long it holds when `--duration` says nothing (the alert's 0.9 s).
     public var defaultDuration: DisplayDuration
+    /// What it does while its monitor shows a fullscreen window (`--fullscreen`).
+    public var fullscreen: FullscreenChoice
     /// Where the icon goes: beside the text, or at the HUD design's offsets (preset).
     public var layout: Layout
     /// The box is never narrower than this, logical pixels (the HUD's 96).
@@ -120,6 +122,7 @@ public struct Style: Equatable, Sendable {
         stackSlideDuration: 0.25,
         animation: .fade,
         defaultDuration: .automatic,
+        fullscreen: .automatic,
         layout: .row,
         minimumWidth: 0,
         iconSize: 20,

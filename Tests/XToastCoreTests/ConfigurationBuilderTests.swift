@@ -263,6 +263,7 @@ struct ConfigurationBuilderTests {
             position     = bottom                     # default
             offset       = 0,0                        # default
             monitor      = pointer                    # default
+            fullscreen   = auto                       # default
             font         = Sans 14                    # default
             foreground   = #ffffffff                  # default
             background   = #000000cc                  # default

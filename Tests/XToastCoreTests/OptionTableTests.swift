@@ -97,9 +97,9 @@ struct OptionTableTests {
         let look = OptionTable.all.filter { $0.scope == .look }.map(\.name)
         #expect(
             look == [
-                "duration", "position", "offset", "monitor", "font", "foreground", "background", "radius", "padding", "max-width",
-                "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "animation", "stack",
-                "tag",
+                "duration", "position", "offset", "monitor", "fullscreen", "font", "foreground", "background", "radius", "padding",
+                "max-width", "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "animation",
+                "stack", "tag",
             ])
     }
 
@@ -121,7 +121,7 @@ struct OptionTableTests {
         for option in OptionTable.all where option.scope == .look { texts[option.name] = option.defaultText ?? "(none)" }
         #expect(
             texts == [
-                "duration": "auto", "position": "bottom", "offset": "0,0", "monitor": "pointer", "font": "Sans 14",
+                "duration": "auto", "position": "bottom", "offset": "0,0", "monitor": "pointer", "fullscreen": "auto", "font": "Sans 14",
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
                 "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
@@ -143,7 +143,7 @@ struct OptionTableTests {
     static let otherValues: [String: String] = [
         "duration": "sticky", "position": "top", "offset": "3,-4", "monitor": "1", "font": "Mono 9", "foreground": "#102030",
         "background": "#ff0000", "radius": "12", "padding": "3", "max-lines": "2", "fade-in": "0", "fade-out": "1.5",
-        "easing": "linear", "animation": "bounce",
+        "easing": "linear", "animation": "bounce", "fullscreen": "drop",
     ]
 
     @Test(
@@ -258,6 +258,7 @@ struct OptionTableTests {
         ("position", "middle", "position"), ("position", "Top", "position"),
         ("offset", "20", "offset"), ("offset", "1,2,3", "offset"), ("offset", "nan,0", "offset"),
         ("monitor", "", "monitor"),
+        ("fullscreen", "hide", "fullscreen policy"), ("fullscreen", "", "fullscreen policy"), ("fullscreen", "Show", "fullscreen policy"),
         ("font", "", "font"), ("font", " \t", "font"), ("font", "Sans 100000", "font"), ("font", "Sans Bold 1001px", "font"),
         ("font", "Sans 0", "font"), ("font", "Mono -5 @wght=300", "font"),
         ("foreground", "white", "foreground colour"), ("background", "#12345", "background colour"),
