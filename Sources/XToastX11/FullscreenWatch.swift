@@ -12,7 +12,7 @@ import XToastCore
 /// the reads, each before what it guards, so no change between the two is missed.
 public final class FullscreenWatch {
     private let display: XDisplay
-    /// Clients and their frames whose events were asked for: never asked twice.
+    /// Clients and their frames whose events were asked for: not asked again while listed.
     private var watched: Set<UInt32> = []
     /// Clients and frames whose moves may change the answer: each monitor's deciding window,
     /// and every visible fullscreen window.
@@ -78,7 +78,7 @@ public final class FullscreenWatch {
         if !seen.contains(activeID) { ids.append(activeID) }
 
         let questions = ids.map { id in
-            if rootMask != nil, watched.insert(id).inserted { select(id, UInt32(PropertyChangeMask | StructureNotifyMask)) }
+            if rootMask != nil, !watched.contains(id) { select(id, UInt32(PropertyChangeMask | StructureNotifyMask)) }
             return (
                 state: ask(id, atoms.wmState, XCB_ATOM_ATOM, Self.stateLimit),
                 type: ask(id, atoms.windowType, XCB_ATOM_ATOM, Self.stateLimit),
@@ -89,6 +89,7 @@ public final class FullscreenWatch {
             )
         }
         var windows: [UInt32: ClientWindow] = [:]
+        frames = [:]
         for (id, question) in zip(ids, questions) {
             // Every answer is read (and freed), whatever the others said.
             let state = display.cardinals(question.state, type: XCB_ATOM_ATOM, cut: true) ?? []
@@ -106,7 +107,7 @@ public final class FullscreenWatch {
                 frames[id] = parent
                 // After the reads: a frame unmapped in between is missed, but the window
                 // manager's own properties (current desktop, state) change with it.
-                if rootMask != nil, watched.insert(parent).inserted { select(parent, UInt32(StructureNotifyMask)) }
+                if rootMask != nil, !watched.contains(parent) { select(parent, UInt32(StructureNotifyMask)) }
             }
             let has = { (atom: Atom) in atom != 0 && state.contains(UInt32(truncatingIfNeeded: atom)) }
             windows[id] = ClientWindow(
@@ -115,6 +116,9 @@ public final class FullscreenWatch {
                 isMaximized: has(atoms.wmStateMaximizedVert) && has(atoms.wmStateMaximizedHorz),
                 isDesktop: atoms.windowTypeDesktop != 0 && types.contains(UInt32(truncatingIfNeeded: atoms.windowTypeDesktop)))
         }
+        // Only the windows listed now are remembered: a long wait beside windows that come
+        // and go keeps no more than one list's worth.
+        if rootMask != nil { watched = Set(ids).union(frames.values) }
         return DesktopSnapshot(stacking: stackingIDs.compactMap { windows[$0] }, active: windows[activeID])
     }
 

@@ -55,7 +55,23 @@ extension OnScreen {
                 return covered[0] ? nil : covered
             }
             #expect(uncovered == [false, false])
-            withExtendedLifetime(display) {}
+
+            // A second player on the right monitor: fullscreen there covers the right only.
+            try runTool("xdotool", ["mousemove", "2500", "500"], display: server.name)
+            let second = try TestClient(display: server.name)
+            _ = try watcher.waitFor("the second player managed on the right", timeout: 10) { () -> Bool? in
+                _ = watch.covered([left, right], watching: 0)
+                let frame = watch.last.stacking.first { $0.id == UInt32(second.id) && !$0.isHidden }?.frame
+                return frame.map { right.contains($0) } == true ? true : nil
+            }
+            second.requestFullscreen(true)
+            try waitForChange(watch, display)
+            let rightOnly = try watcher.waitFor("the right monitor covered", timeout: 5) { () -> [Bool]? in
+                let covered = watch.covered([left, right], watching: 0)
+                return covered[1] ? covered : nil
+            }
+            #expect(rightOnly == [false, true])
+            withExtendedLifetime((display, player)) {}
         }
 
         /// Whatever other clients write where the watch reads, a snapshot comes back at once:
