@@ -16,126 +16,133 @@ extension OnScreen {
         /// covers the left monitor only; the watch's events say so as it enters and leaves.
         @Test func aFullscreenWindowUnderI3CoversItsMonitorOnly() throws {
             let server = try PrivateXServer(width: 3840, height: 1080)
-            try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
-            try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
-            let watcher = try XWatcher(display: server.name)
-            // New windows go to the workspace of the monitor under the pointer.
-            try runTool("xdotool", ["mousemove", "500", "500"], display: server.name)
-            let (i3, _) = try server.startI3(watcher: watcher)
-            defer { i3.stop() }
-            let display = try openQuietly(server.name)
-            let watch = FullscreenWatch(display: display)
-            #expect(watch.covered([left, right]) == [false, false], "nothing is open yet")
+            // The connections close before the server stops (a lost connection ends the process).
+            try withExtendedLifetime(server) {
+                try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
+                try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
+                let watcher = try XWatcher(display: server.name)
+                // New windows go to the workspace of the monitor under the pointer.
+                try runTool("xdotool", ["mousemove", "500", "500"], display: server.name)
+                let (i3, _) = try server.startI3(watcher: watcher)
+                defer { i3.stop() }
+                let display = try openQuietly(server.name)
+                let watch = FullscreenWatch(display: display)
+                #expect(watch.covered([left, right]) == [false, false], "nothing is open yet")
 
-            let player = try TestClient(display: server.name)
-            let placed = try watcher.waitFor("the player managed on the left", timeout: 10) { () -> [Bool]? in
-                let covered = watch.covered([left, right])
-                return watch.last.stacking.contains(where: { $0.id == UInt32(player.id) && !$0.isHidden }) ? covered : nil
-            }
-            #expect(placed == [false, false], "a tiled window is not fullscreen")
-            let frame = try #require(watch.last.stacking.first { $0.id == UInt32(player.id) }?.frame)
-            #expect(left.contains(frame), "the player is at \(frame)")
-            _ = watch.covered([left, right], watching: 0)
-
-            player.requestFullscreen(true)
-            try waitForChange(watch, display)
-            let entered = try watcher.waitFor("the left monitor covered", timeout: 5) { () -> [Bool]? in
-                let covered = watch.covered([left, right])
-                return covered[0] ? covered : nil
-            }
-            #expect(entered == [true, false])
-            #expect(watch.last.stacking.first { $0.id == UInt32(player.id) }?.frame == left)
-            #expect(watch.last.active?.id == UInt32(player.id))
-
-            _ = watch.covered([left, right], watching: 0)
-            player.requestFullscreen(false)
-            try waitForChange(watch, display)
-            let uncovered = try watcher.waitFor("the left monitor uncovered", timeout: 5) { () -> [Bool]? in
-                let covered = watch.covered([left, right])
-                return covered[0] ? nil : covered
-            }
-            #expect(uncovered == [false, false])
-
-            // A second player on the right monitor: fullscreen there covers the right only.
-            try runTool("xdotool", ["mousemove", "2500", "500"], display: server.name)
-            let second = try TestClient(display: server.name)
-            _ = try watcher.waitFor("the second player managed on the right", timeout: 10) { () -> Bool? in
+                let player = try TestClient(display: server.name)
+                let placed = try watcher.waitFor("the player managed on the left", timeout: 10) { () -> [Bool]? in
+                    let covered = watch.covered([left, right])
+                    return watch.last.stacking.contains(where: { $0.id == UInt32(player.id) && !$0.isHidden }) ? covered : nil
+                }
+                #expect(placed == [false, false], "a tiled window is not fullscreen")
+                let frame = try #require(watch.last.stacking.first { $0.id == UInt32(player.id) }?.frame)
+                #expect(left.contains(frame), "the player is at \(frame)")
                 _ = watch.covered([left, right], watching: 0)
-                let frame = watch.last.stacking.first { $0.id == UInt32(second.id) && !$0.isHidden }?.frame
-                return frame.map { right.contains($0) } == true ? true : nil
+
+                player.requestFullscreen(true)
+                try waitForChange(watch, display)
+                let entered = try watcher.waitFor("the left monitor covered", timeout: 5) { () -> [Bool]? in
+                    let covered = watch.covered([left, right])
+                    return covered[0] ? covered : nil
+                }
+                #expect(entered == [true, false])
+                #expect(watch.last.stacking.first { $0.id == UInt32(player.id) }?.frame == left)
+                #expect(watch.last.active?.id == UInt32(player.id))
+
+                _ = watch.covered([left, right], watching: 0)
+                player.requestFullscreen(false)
+                try waitForChange(watch, display)
+                let uncovered = try watcher.waitFor("the left monitor uncovered", timeout: 5) { () -> [Bool]? in
+                    let covered = watch.covered([left, right])
+                    return covered[0] ? nil : covered
+                }
+                #expect(uncovered == [false, false])
+
+                // A second player on the right monitor: fullscreen there covers the right only.
+                try runTool("xdotool", ["mousemove", "2500", "500"], display: server.name)
+                let second = try TestClient(display: server.name)
+                _ = try watcher.waitFor("the second player managed on the right", timeout: 10) { () -> Bool? in
+                    _ = watch.covered([left, right], watching: 0)
+                    let frame = watch.last.stacking.first { $0.id == UInt32(second.id) && !$0.isHidden }?.frame
+                    return frame.map { right.contains($0) } == true ? true : nil
+                }
+                second.requestFullscreen(true)
+                try waitForChange(watch, display)
+                let rightOnly = try watcher.waitFor("the right monitor covered", timeout: 5) { () -> [Bool]? in
+                    let covered = watch.covered([left, right], watching: 0)
+                    return covered[1] ? covered : nil
+                }
+                #expect(rightOnly == [false, true])
+                withExtendedLifetime(player) {}
             }
-            second.requestFullscreen(true)
-            try waitForChange(watch, display)
-            let rightOnly = try watcher.waitFor("the right monitor covered", timeout: 5) { () -> [Bool]? in
-                let covered = watch.covered([left, right], watching: 0)
-                return covered[1] ? covered : nil
-            }
-            #expect(rightOnly == [false, true])
-            withExtendedLifetime((display, player)) {}
         }
 
         /// Whatever other clients write where the watch reads, a snapshot comes back at once:
         /// lists of the wrong type, of dead windows, naming the root, states of the wrong format.
         @Test func hostileListsAndStatesNeitherBlockNorCover() throws {
             let server = try PrivateXServer(width: 3840, height: 1080)
-            let display = try openQuietly(server.name)
-            let watch = FullscreenWatch(display: display)
-            let root = display.root
-            let atoms = display.atoms
-            let client = try TestClient(display: server.name)
-            // Screen-sized and marked fullscreen, but in 8-bit format: garbage, not a state.
-            XMoveResizeWindow(client.display, client.id, 0, 0, 3840, 1080)
-            client.setState([UInt(atoms.wmStateFullscreen)], format: 8)
-            XSync(client.display, 0)
+            // The connections close before the server stops (a lost connection ends the process).
+            try withExtendedLifetime(server) {
+                let display = try openQuietly(server.name)
+                let watch = FullscreenWatch(display: display)
+                let root = display.root
+                let atoms = display.atoms
+                let client = try TestClient(display: server.name)
+                // Screen-sized and marked fullscreen, but in 8-bit format: garbage, not a state.
+                XMoveResizeWindow(client.display, client.id, 0, 0, 3840, 1080)
+                client.setState([UInt(atoms.wmStateFullscreen)], format: 8)
+                XSync(client.display, 0)
 
-            let cases: [(String, Atom, [UInt])] = [
-                ("the wrong type", Atom(XA_CARDINAL), [UInt(client.id)]),
-                ("10,000 dead windows and the root", Atom(XA_WINDOW), (0..<10_000).map { 0x7f00_0000 + UInt($0) } + [root]),
-                ("the client twice", Atom(XA_WINDOW), [UInt(client.id), UInt(client.id)]),
-            ]
-            for (what, type, list) in cases {
-                display.setListProperty(root, atoms.clientListStacking, type: type, list)
-                display.setListProperty(root, atoms.activeWindow, type: Atom(XA_WINDOW), [0xdead_beef])
-                let start = Date()
-                let covered = watch.covered([left, right])
-                #expect(Date().timeIntervalSince(start) < 2, "\(what): took \(Date().timeIntervalSince(start)) s")
-                // The client is as big as the screen and not maximised: counted as a game only
-                // when it is listed, and never through the root.
-                let listed = type == Atom(XA_WINDOW) && list.contains(UInt(client.id))
-                #expect(covered == [listed, listed], "\(what)")
-                #expect(watch.last.stacking.count == (listed ? 1 : 0), "\(what)")
+                let cases: [(String, Atom, [UInt])] = [
+                    ("the wrong type", Atom(XA_CARDINAL), [UInt(client.id)]),
+                    ("10,000 dead windows and the root", Atom(XA_WINDOW), (0..<10_000).map { 0x7f00_0000 + UInt($0) } + [root]),
+                    ("the client twice", Atom(XA_WINDOW), [UInt(client.id), UInt(client.id)]),
+                ]
+                for (what, type, list) in cases {
+                    display.setListProperty(root, atoms.clientListStacking, type: type, list)
+                    display.setListProperty(root, atoms.activeWindow, type: Atom(XA_WINDOW), [0xdead_beef])
+                    let start = Date()
+                    let covered = watch.covered([left, right])
+                    #expect(Date().timeIntervalSince(start) < 2, "\(what): took \(Date().timeIntervalSince(start)) s")
+                    // The client is as big as the screen and not maximised: counted as a game only
+                    // when it is listed, and never through the root.
+                    let listed = type == Atom(XA_WINDOW) && list.contains(UInt(client.id))
+                    #expect(covered == [listed, listed], "\(what)")
+                    #expect(watch.last.stacking.count == (listed ? 1 : 0), "\(what)")
+                }
             }
-            withExtendedLifetime(display) {}
         }
 
         /// The idle time grows while nothing happens and starts again at input; the return
         /// alarm (SYNC's IDLETIME) stays quiet while nobody moves, and fires once they do.
         @Test func idleTimeAndTheReturnAlarm() throws {
             let server = try PrivateXServer()
-            let display = try openQuietly(server.name)
-            let idle = IdleWatch(display: display)
-            let first = try #require(idle.idleSeconds(), "Xvfb has MIT-SCREEN-SAVER")
-            let later = try waitUntil("a second of idleness", timeout: 5) { () -> Double? in
-                let now = idle.idleSeconds() ?? 0
-                return now >= first + 1 ? now : nil
+            // The connections close before the server stops (a lost connection ends the process).
+            try withExtendedLifetime(server) {
+                let display = try openQuietly(server.name)
+                let idle = IdleWatch(display: display)
+                let first = try #require(idle.idleSeconds(), "Xvfb has MIT-SCREEN-SAVER")
+                let later = try waitUntil("a second of idleness", timeout: 5) { () -> Double? in
+                    let now = idle.idleSeconds() ?? 0
+                    return now >= first + 1 ? now : nil
+                }
+                #expect(later >= 1)
+                #expect(idle.armReturn(), "Xvfb has SYNC's IDLETIME counter")
+                #expect(try nextEvent(display, within: 0.5) { idle.handle($0) } == false, "the alarm fired with nobody there")
+
+                try runTool("xdotool", ["mousemove", "300", "200"], display: server.name)
+                #expect(try nextEvent(display, within: 5) { idle.handle($0) } == true, "no return after input")
+                let after = try #require(idle.idleSeconds())
+                #expect(after < later, "idle \(after) s after input, \(later) s before")
+
+                // Disarmed once it fired: more input sends nothing until armed again.
+                try runTool("xdotool", ["mousemove", "310", "210"], display: server.name)
+                #expect(try nextEvent(display, within: 0.5) { idle.handle($0) } == false)
+                _ = try waitUntil("idle again", timeout: 5) { (idle.idleSeconds() ?? 0) > 0.1 ? true : nil }
+                #expect(idle.armReturn())
+                try runTool("xdotool", ["mousemove", "320", "220"], display: server.name)
+                #expect(try nextEvent(display, within: 5) { idle.handle($0) } == true, "no return after the second arming")
             }
-            #expect(later >= 1)
-            #expect(idle.armReturn(), "Xvfb has SYNC's IDLETIME counter")
-            #expect(try nextEvent(display, within: 0.5) { idle.handle($0) } == false, "the alarm fired with nobody there")
-
-            try runTool("xdotool", ["mousemove", "300", "200"], display: server.name)
-            #expect(try nextEvent(display, within: 5) { idle.handle($0) } == true, "no return after input")
-            let after = try #require(idle.idleSeconds())
-            #expect(after < later, "idle \(after) s after input, \(later) s before")
-
-            // Disarmed once it fired: more input sends nothing until armed again.
-            try runTool("xdotool", ["mousemove", "310", "210"], display: server.name)
-            #expect(try nextEvent(display, within: 0.5) { idle.handle($0) } == false)
-            _ = try waitUntil("idle again", timeout: 5) { (idle.idleSeconds() ?? 0) > 0.1 ? true : nil }
-            #expect(idle.armReturn())
-            try runTool("xdotool", ["mousemove", "320", "220"], display: server.name)
-            #expect(try nextEvent(display, within: 5) { idle.handle($0) } == true, "no return after the second arming")
-            withExtendedLifetime(display) {}
         }
     }
 }
