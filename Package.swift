@@ -46,5 +46,7 @@ let package = Package(
         .testTarget(name: "XToastCoreTests", dependencies: ["XToastCore"]),
         .testTarget(name: "XToastRenderTests", dependencies: ["XToastRender", "CCairo"]),
         .testTarget(name: "XToastX11Tests", dependencies: ["XToastCore", "XToastX11", "CX11", "CCairo"]),
+        // The command's checks, called in-process (`XToastCommand(arguments:)`).
+        .testTarget(name: "xtoastTests", dependencies: ["xtoast", "XToastCore"]),
     ]
 )

@@ -11,6 +11,8 @@ public struct Configuration: Sendable {
     public var icon: Icon?
     public var progress: Progress?
     public var markup = false
+    /// Tell a running screen reader what the toast says (`--no-announce`, `announce = false`).
+    public var announce = true
     public var spinner = false
     public var followStandardInput = false
     public var run = false

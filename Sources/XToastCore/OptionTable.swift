@@ -201,6 +201,14 @@ public enum OptionTable {
             current: { String($0.markup) }
         ) { config, text throws(OptionError) in config.markup = try boolean(text, "markup") },
         OptionDefinition(
+            "announce", scope: .look,
+            help: "Announce the text to a running screen reader (Orca, Speech Dispatcher) as the toast appears.", default: "true",
+            current: { String($0.announce) }
+        ) { config, text throws(OptionError) in config.announce = try boolean(text, "announce") },
+        OptionDefinition("no-announce", scope: .invocation, help: "Do not announce this toast to a screen reader.") { config, _ in
+            config.announce = false
+        },
+        OptionDefinition(
             "animation", value: "kind", scope: .look, help: "fade, bounce (the alert's), spring (the hud's) or none.", default: "fade",
             current: { $0.style.animation.rawValue }
         ) { config, text throws(OptionError) in

@@ -138,11 +138,17 @@ public struct Timeline: Equatable, Sendable {
         switch phase(at: time) {
         case .entering, .leaving:
             // Frames sit on a grid counted from the first frame, so rounding never drifts.
-            let tick = ((time / frameInterval).rounded(.down) + 1) * frameInterval
-            return min(tick, boundary)
+            return min(Timeline.tick(after: time, every: frameInterval), boundary)
         case .holding, .finished:
             return boundary
         }
+    }
+
+    /// The next multiple of `interval` after `time`: later than `time` even where the division
+    /// rounds (2.32 / 0.01 is 231.99999999999997).
+    public static func tick(after time: Double, every interval: Double) -> Double {
+        let tick = ((time / interval).rounded(.down) + 1) * interval
+        return tick > time ? tick : tick + interval
     }
 
     /// The next moment after `time` at which the phase changes; nil if none is coming.

@@ -238,8 +238,7 @@ final class Coordinator {
 
     // MARK: Whose turn it is
 
-    /// Looks at the queue; while waiting, watches the ticket ahead so that its end (even by
-    /// SIGKILL) wakes us through a DestroyNotify.
+    /// Looks at the queue: whose turn it is, and whom to wait for (see `watch`).
     func turn() -> QueueProtocol.Turn {
         var queue = display.readQueue()
         if !queue.contains(UInt(ticket)) && queue.count >= TicketQueue.entryLimit {
@@ -249,10 +248,7 @@ final class Coordinator {
                 touch()
                 queue = display.readQueue()
             }
-            guard queue.contains(UInt(ticket)) else {
-                watch(Window(queue[0]))
-                return .waitFor(queue[0])
-            }
+            guard queue.contains(UInt(ticket)) else { return .waitFor(queue[0]) }
         }
         // The entries ahead are asked about in batches that double (the nearest is usually
         // alive; dead entries take a few round trips), together, after selecting their events,
@@ -272,17 +268,17 @@ final class Coordinator {
             }
             return known[entry] ?? nil
         }
-        if case .waitFor(let window) = turn { watch(Window(window)) }
         return turn
     }
 
     /// What a waiting process hears of the ticket it waits for: its end, and its touches.
     private static let waitMask = StructureNotifyMask | PropertyChangeMask
 
-    /// Waits for `window` to go. A new choice is announced by touching our ticket: whoever waits
+    /// Waits for `window` to go: its end (even by SIGKILL) wakes us through a DestroyNotify.
+    /// A new choice is announced by touching our ticket: whoever waits
     /// for us looks again, so that waits never go round in a circle after some client reordered
     /// the queue.
-    private func watch(_ window: Window) {
+    func watch(_ window: Window) {
         guard window != watched else { return }
         if watched != 0 { XSelectInput(display.pointer, watched, NoEventMask) }
         XSelectInput(display.pointer, window, Self.waitMask)

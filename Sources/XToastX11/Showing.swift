@@ -2,7 +2,8 @@ import CX11
 import XToastCore
 import XToastRender
 
-/// A toast on screen: its windows and its timeline, from the first frame to the last.
+/// A toast on screen: its windows, where they are and where they move. When to draw and what
+/// is the session's (`Session`); this carries it out.
 final class Showing {
     let display: XDisplay
     let windows: [ToastWindow]
@@ -14,18 +15,12 @@ final class Showing {
     private let direction: Int
     private let slideDuration: Double
     private let slideEasing: TimingCurve
-    let timeline: Timeline
     var frameInterval: Double
     var compositorEvent: Int32?
     /// Whether what the first frame did not wait for has been asked (see `ToastSession`).
     var isSetUp = false
-    /// Seconds between spinner frames, nil without a spinner.
-    let spinnerInterval: Double?
-    let spinnerPeriod: Double
-    /// The first frame: the timeline counts from here.
-    private var start: Double?
-    private var nextFrame: Double? = 0
-    private var announced = false
+    /// Whether the first frame is out: from then on, moves are announced.
+    var announced = false
     /// How each window was placed on its monitor, to place it again when docks or panels come
     /// or go; nil: never again.
     var spots: [Spot]?
@@ -43,11 +38,8 @@ final class Showing {
 
     init(
         display: XDisplay, windows: [ToastWindow], monitors: [Monitor], shifts: [Int], direction: Int, slideDuration: Double,
-        slideEasing: TimingCurve,
-        timeline: Timeline, frameInterval: Double, compositorEvent: Int32?, spinner: (interval: Double, period: Double)?
+        slideEasing: TimingCurve, frameInterval: Double, compositorEvent: Int32?
     ) {
-        spinnerInterval = spinner?.interval
-        spinnerPeriod = spinner?.period ?? 1
         self.display = display
         self.windows = windows
         self.monitors = monitors
@@ -56,36 +48,25 @@ final class Showing {
         self.direction = direction
         self.slideDuration = slideDuration
         self.slideEasing = slideEasing
-        self.timeline = timeline
         self.frameInterval = frameInterval
         self.compositorEvent = compositorEvent
     }
 
-    /// Starts the timeline with the windows just mapped. Its first state is usually invisible
-    /// (alpha 0): the first frame shows the state one frame in, so that the first thing drawn
-    /// is something to see.
-    func begin(now: Double) {
-        start = now - frameInterval
-    }
-
-    /// A compositor started or stopped: switches how the windows are drawn.
-    func compositorMayHaveChanged() {
+    /// A compositor started or stopped: switches how the windows are drawn; returns whether
+    /// one runs now.
+    @discardableResult
+    func compositorMayHaveChanged() -> Bool {
         let composited = display.compositorIsRunning()
         windows.forEach { $0.setComposited(composited) }
+        return composited
     }
 
-    /// When the loop must wake next (monotonic seconds), nil to sleep until an event.
-    var nextWake: Double? {
-        guard let start else { return nil }
-        let timelineWake = nextFrame.map { start + $0 }
-        guard let lastMove = movingUntil else { return timelineWake }
-        let slideWake = min(Wakeups.now() + frameInterval, lastMove)
-        return min(timelineWake ?? slideWake, slideWake)
-    }
+    var composited: Bool { windows.contains(where: \.composited) }
 
-    /// When the last running slide ends, nil when none runs.
-    private var movingUntil: Double? {
-        slides.compactMap { $0 }.map { $0.start + $0.duration }.max()
+    /// When the windows must move next (monotonic seconds), nil while nothing moves.
+    func nextMove(now: Double) -> Double? {
+        guard let lastMove = slides.compactMap({ $0 }).map({ $0.start + $0.duration }).max() else { return nil }
+        return min(now + frameInterval, lastMove)
     }
 
     /// Moves each window towards its new stack shift (a toast before it left or changed).
@@ -97,12 +78,12 @@ final class Showing {
         }
     }
 
-    /// Reacts to an event; returns an outcome when the event ends the toast.
-    func handle(_ event: inout XEvent) -> Outcome? {
+    /// Translates an X event about the toast into the session's terms; keeps what is only
+    /// geometry (panels that came or went) to itself.
+    func handle(_ event: inout XEvent) -> Session.Event? {
         let type = event.type
         if let compositorEvent, type == compositorEvent + XFixesSelectionNotify {
-            compositorMayHaveChanged()
-            return nil
+            return .compositorChanged(composited: compositorMayHaveChanged())
         }
         switch type {
         case PropertyNotify:
@@ -113,20 +94,22 @@ final class Showing {
                 panelsMayHaveChanged = true
             }
         case Expose:
-            windows.first { $0.window == event.xexpose.window }?.invalidate()
+            guard let window = windows.first(where: { $0.window == event.xexpose.window }) else { break }
+            window.invalidate()
+            return .exposed
         case ButtonPress:
             guard event.xbutton.button == UInt32(Button1), let window = windows.first(where: { $0.window == event.xbutton.window })
             else { break }
             let point = Point(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
-            return window.button(atWindowPoint: point).map(Outcome.button) ?? .clicked
+            return .click(window.button(atWindowPoint: point).map(Outcome.button) ?? .clicked)
         case MapNotify:
             // A newly mapped window may cover the toast. Not answered for override-redirect
             // windows: a screen locker must stay on top (and other always-on-top programs
             // answering each other would never stop).
             if !isOurs(event.xmap.window) && event.xmap.override_redirect == 0 {
-                raise()
                 // It may be a dock, or the frame a window manager put one in.
                 panelsMayHaveChanged = true
+                return .covered
             }
         case UnmapNotify:
             if !isOurs(event.xunmap.window) { panelsMayHaveChanged = true }
@@ -136,16 +119,24 @@ final class Showing {
         case ConfigureNotify:
             // A managed window raised over us. Restacks of other override-redirect windows are
             // not answered: two always-on-top programs answering each other would never stop.
-            if !isOurs(event.xconfigure.window) && event.xconfigure.override_redirect == 0 { raise() }
+            if !isOurs(event.xconfigure.window) && event.xconfigure.override_redirect == 0 { return .covered }
         default:
             break
         }
         return nil
     }
 
-    /// Draws the frame due at `now`, if any; returns `.expired` once the timeline has ended.
-    func step(now: Double, announce: (Rect) -> Void) -> Outcome? {
-        guard let start else { return nil }
+    /// Draws every window in `appearance`.
+    func present(_ appearance: Appearance, turn: Double) {
+        for window in windows {
+            // Cairo out of memory for one frame: the next frame tries again.
+            try? window.present(appearance, turn: turn)
+        }
+    }
+
+    /// Carries out the moves due at `now`: slides in the stack, and a new place when panels
+    /// came or went. `announce` publishes a box that moved once the toast is announced.
+    func move(now: Double, announce: (Rect) -> Void) {
         if panelsMayHaveChanged {
             panelsMayHaveChanged = false
             // Stacked toasts and replacements read where we are.
@@ -156,38 +147,9 @@ final class Showing {
             windows[i].move(by: direction * (slide.value(at: now) - placedShifts[i]))
             if slide.isFinished(at: now) {
                 slides[i] = nil
-                announce(windows[i].currentBox)
+                if announced { announce(windows[i].currentBox) }
             }
         }
-        let elapsed = now - start
-        // A mapped window is drawn once even when its time is up already (no fade and
-        // `--duration 0`): the toast was there, however briefly.
-        let finished = timeline.phase(at: elapsed) == .finished
-        if finished && announced { return .expired }
-        let frameDue = nextFrame.map { elapsed >= $0 } ?? false
-        guard frameDue || finished || windows.contains(where: \.pendingPaint) else { return nil }
-        let appearance = timeline.appearance(at: elapsed)
-        let turn = elapsed / spinnerPeriod
-        for window in windows {
-            // Cairo out of memory for one frame: the next frame tries again.
-            try? window.present(appearance, turn: turn)
-        }
-        if !announced {
-            announced = true
-            announce(windows[0].currentBox)
-        }
-        if finished { return .expired }
-        // Frames only while something moves; while holding, sleep until the exit, unless a
-        // spinner turns.
-        nextFrame =
-            windows.contains(where: \.composited)
-            ? timeline.nextFrameTime(after: elapsed, frameInterval: frameInterval)
-            : timeline.nextPhaseBoundary(after: elapsed)
-        if let spinnerInterval, timeline.phase(at: elapsed) != .finished {
-            let tick = ((elapsed / spinnerInterval).rounded(.down) + 1) * spinnerInterval
-            nextFrame = min(nextFrame ?? tick, tick)
-        }
-        return nil
     }
 
     /// Moves each box to where it goes on its monitor's work area now, and says whether any
@@ -206,7 +168,7 @@ final class Showing {
         return moved
     }
 
-    private func raise() { windows.forEach { $0.raise() } }
+    func raise() { windows.forEach { $0.raise() } }
 
     private func isOurs(_ window: Window) -> Bool { windows.contains { $0.window == window } }
 }

@@ -30,6 +30,8 @@ public struct ToastRequest: Sendable {
     /// Follow the desktop's "reduce motion" (XSETTINGS `Net/EnableAnimations`); false when
     /// `--animation` was given on the command line.
     public var followsReducedMotion = true
+    /// Tell a running screen reader what the toast says as it appears (`announce`).
+    public var announce = true
 
     public init(
         content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
@@ -54,20 +56,18 @@ public final class ToastSession {
     private let wakeups: Wakeups
     private let coordinator: Coordinator
     private let warn: (String) -> Void
-    /// What is shown now and for how long: `--stdin` lines and a `--run` result change them.
-    private var content: ToastContent
-    private var duration: DisplayDuration
+    /// What shows at first, and for how long (the session changes both later).
+    private let content: ToastContent
+    private let duration: DisplayDuration
     /// What the server said at start, until something makes it stale (a wait, a first show).
     private var fresh: StartingView?
     /// How the `--run` command ended, once it has.
     public private(set) var commandStatus: Int32?
-    /// The terminating signal that reached the `--run` command through us or the terminal: when
-    /// the command ends of it, the toast ends at once instead of showing the command's result.
-    private var interruption: Int32?
     private var compositorEvent: Int32?
     private var watchesCompositor = false
     /// Seconds between frames on each monitor, once asked.
     private var frameIntervals: [Rect: Double] = [:]
+    /// The toast's text went to the screen reader (if one runs): once per session.
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
@@ -112,8 +112,21 @@ public final class ToastSession {
     /// Frames per second when RandR does not know the monitor's refresh rate.
     static let fallbackRefreshRate = 60.0
 
+    /// The session machine this interpreter carries out, for the plan the request makes.
+    private func makeSession() -> Session {
+        let command = request.command.map {
+            Session.CommandPlan(commandLine: $0.commandLine, grace: $0.grace, resultHold: $0.resultHold)
+        }
+        let plan = Session.Plan(
+            content: content, duration: duration, delivery: request.delivery, stack: request.stack, command: command,
+            spinnerInterval: 1 / request.style.spinnerFrameRate, spinnerPeriod: request.style.spinnerPeriod,
+            speaks: request.announce)
+        return Session(plan, frameInterval: 1 / Self.fallbackRefreshRate)
+    }
+
     /// Joins the queue, calls `queued` (where `--detach` detaches), waits for the turn,
-    /// shows the toast and returns how it ended.
+    /// shows the toast and returns how it ended. This loop decides nothing: it turns what
+    /// happens into the session's events and carries out the effects it returns.
     public func run(queued: (() -> Void)? = nil) throws(X11Error) -> Outcome {
         let dpy = display.pointer
         // A stacked toast follows the stack's list on the root; a queued one waits for the
@@ -121,200 +134,169 @@ public final class ToastSession {
         // changes to the queue.
         XSelectInput(dpy, display.root, request.stack ? PropertyChangeMask : NoEventMask)
         defer { coordinator.leave() }
-        if let command = request.command {
-            if let ending = waitOutGrace(of: command) { return ending }
-            fresh = nil
-        }
-        if request.delivery != .now {
-            try wakeups.schedule(request.delivery)
-            if request.rescheduleAfterZoneChange != nil { wakeups.watchTimeZone() }
-            coordinator.joinSchedule()
-            tell(queued)
-            if let ending = waitUntilDue() { return ending }
-            fresh = nil
-            coordinator.leaveSchedule()
-            join()
-        } else {
-            join()
-            tell(queued)
-        }
-
+        var session = makeSession()
         let input = request.followStandardInput ? LineReader(descriptor: 0) : nil
-        var showing: Showing?
-        // The toast being replaced by a new one, kept until the new one is drawn over it.
-        var retiring: Showing?
-        var outcome: Outcome?
-        // A --run toast closed before its command ended: wait for the command, show nothing.
-        var closedEarly: Outcome?
-        var turnMayHaveChanged = true
-        var stackMayHaveChanged = false
+        var interpreter = Interpreter(queued: queued)
+        try carryOut(session.handle(.start, at: Wakeups.now()), in: &session, &interpreter)
         var event = XEvent()
-        func end(_ ending: Outcome) {
-            // Closed already; the command's end is what we wait for now.
-            if closedEarly != nil && commandStatus == nil { return }
-            if request.command != nil && commandStatus == nil && closedEarly == nil {
-                closedEarly = ending
-                showing = nil
-                retiring = nil
-                coordinator.leave()
-            } else {
-                outcome = ending
-            }
-        }
-        func replace(with next: ToastContent, for hold: DisplayDuration) throws(X11Error) {
-            content = next
-            duration = hold
-            guard let current = showing else { return }
-            // What is on screen stays until the newest is drawn over it: in a burst of updates
-            // the one not drawn yet simply goes.
-            let onScreen = retiring ?? current
-            retiring = onScreen
-            showing = try show(morphingFrom: onScreen.windows.first?.currentBox, progress: onScreen.windows.first?.progress)
-        }
-        while outcome == nil {
+        while session.outcome == nil {
             // Drain everything Xlib has queued or can read before deciding anything: a reply
             // read by some other call may have brought events along that poll would not see.
-            while XPending(dpy) > 0 {
+            while XPending(dpy) > 0 && session.outcome == nil {
                 XNextEvent(dpy, &event)
-                if let command = coordinator.command(in: &event) {
-                    end(command == .dismiss ? .dismissed : .replaced)
-                } else if request.stack && coordinator.affectsStack(&event) {
-                    stackMayHaveChanged = true
-                } else if coordinator.affectsTurn(&event) {
-                    turnMayHaveChanged = true
-                } else if let current = showing, let ending = current.handle(&event) {
-                    end(ending)
-                } else {
-                    _ = retiring?.handle(&event)
-                }
+                guard let translated = translate(&event, interpreter) else { continue }
+                try carryOut(session.handle(translated, at: Wakeups.now()), in: &session, &interpreter)
             }
-            if outcome != nil { break }
-            if let closedEarly, commandStatus != nil {
-                outcome = closedEarly
-                break
+            try carryOut(session.handle(.tick, at: Wakeups.now()), in: &session, &interpreter)
+            // Looked at once per batch of events, however many asked.
+            while interpreter.looksAtTurn && session.outcome == nil {
+                interpreter.looksAtTurn = false
+                try carryOut(session.handle(.turn(coordinator.turn()), at: Wakeups.now()), in: &session, &interpreter)
             }
-            if closedEarly == nil && showing == nil && request.stack {
-                // A stacked toast does not wait for a turn.
-                showing = try show(morphingFrom: nil)
-            } else if closedEarly == nil && showing == nil && turnMayHaveChanged {
-                turnMayHaveChanged = false
-                switch coordinator.turn() {
-                case .mine: showing = try show(morphingFrom: nil)
-                case .missing:
-                    // Join again rather than vanish, and look at once: nothing else will wake us.
-                    coordinator.rejoin()
-                    turnMayHaveChanged = true
-                    continue
-                case .waitFor:
-                    // The pointer may move while we wait: look again when our turn comes.
-                    fresh = nil
-                }
+            guard session.outcome == nil else { break }
+            if interpreter.restacks, let showing = interpreter.showing {
+                interpreter.restacks = false
+                showing.restack(shifts: showing.monitors.map(stackShift), now: Wakeups.now())
             }
-            if let current = showing, stackMayHaveChanged {
-                stackMayHaveChanged = false
-                current.restack(shifts: current.monitors.map(stackShift), now: Wakeups.now())
+            let now = Wakeups.now()
+            interpreter.showing?.move(now: now) { box in
+                coordinator.announceShown(at: box, progress: session.content.progress?.percent)
             }
-            if let current = showing {
-                let ending = current.step(now: Wakeups.now()) { box in
-                    if !current.isSetUp { finishSetUp(current) }
-                    coordinator.announceShown(at: box, progress: content.progress?.percent)
-                    // Drawn over the old one: now the old one can go.
-                    retiring = nil
-                }
-                if let ending {
-                    end(ending)
-                    if outcome != nil { break }
-                }
-                wakeups.arm(at: showing?.nextWake)
-            }
+            wakeups.arm(at: [session.deadline, interpreter.showing?.nextMove(now: now)].compactMap { $0 }.min())
             XFlush(dpy)
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
+            // The pointer may move, monitors may change, while we sleep before showing.
+            if interpreter.showing == nil { fresh = nil }
             let inputDescriptor = input.map { $0.ended ? -1 : $0.descriptor } ?? -1
             // Asleep, the watchdog is off: holding or waiting for the turn takes as long as it takes.
             let wakes = display.idle { wakeups.wait(connection: display.fileDescriptor, input: inputDescriptor) }
-            for wake in wakes {
-                switch wake {
-                case .signal(SIGCHLD):
-                    guard let command = request.command, commandStatus == nil, let status = command.reap() else { break }
-                    commandStatus = status
-                    if let interruption {
-                        // Stopped on purpose (Ctrl-C, kill): nobody wants to read "failed" now.
-                        outcome = .signalled(interruption)
-                    } else if closedEarly == nil {
-                        try replace(
-                            with: content.finished(command: command.commandLine, status: status), for: .seconds(command.resultHold))
-                    }
-                case .terminalSignal(let number) where request.command != nil && commandStatus == nil:
-                    // Ctrl-C reached the command too (the whole process group): its end ends us.
-                    interruption = number
-                case .signal(let number), .terminalSignal(let number):
-                    if let command = request.command, commandStatus == nil, number != SIGUSR1 {
-                        // Signals sent to us alone are for the command; its end ends the toast.
-                        interruption = number
-                        kill(command.pid, number)
-                    } else {
-                        end(number == SIGUSR1 ? .dismissed : .signalled(number))
-                    }
-                case .input:
-                    guard let input else { break }
-                    // Only the newest value matters: a burst of lines makes one update.
-                    var next = content
-                    for line in input.readLines() { next = next.updated(byLine: line) ?? next }
-                    if next != content { try replace(with: next, for: duration) }
-                case .connection, .timer, .due, .zoneChanged:
-                    break
-                }
+            for wake in Self.ordered(wakes) {
+                guard session.outcome == nil, let translated = translate(wake, input: input) else { continue }
+                try carryOut(session.handle(translated, at: Wakeups.now()), in: &session, &interpreter)
+            }
+            // The command is looked at after every wake, not only on SIGCHLD: that one signal
+            // stands for any number of changes (the command stopped, went on, ended), and a
+            // stopped xtoast wakes to all of them at once.
+            if request.command != nil, session.commandStatus == nil, session.outcome == nil, let status = request.command?.reap() {
+                try carryOut(session.handle(.commandEnded(status: status), at: Wakeups.now()), in: &session, &interpreter)
             }
         }
+        commandStatus = session.commandStatus
         // The windows go before the ticket leaves the queue: the next toast never overlaps.
-        showing = nil
-        retiring = nil
+        interpreter.showing = nil
+        interpreter.retiring = nil
         XFlush(dpy)
-        return outcome!
+        return session.outcome!
     }
 
-    /// For `--run`: gives the command its grace time. Returns an outcome when it succeeded
-    /// within it (no toast at all); nil when a toast is to be shown: the spinner, or the error
-    /// of a command that failed at once.
-    private func waitOutGrace(of command: RunningCommand) -> Outcome? {
-        wakeups.arm(at: Wakeups.now() + command.grace)
-        var graceOver = false
-        while true {
-            // Every wake of a batch counts: a signal read along with the timer is not lost.
-            for wake in display.idle({ wakeups.wait(connection: -1) }) {
-                switch wake {
-                case .signal(SIGCHLD), .signal(SIGUSR1):
-                    break  // the command's end is looked at below; nothing to dismiss yet
-                case .terminalSignal(let number):
-                    interruption = number  // the command has the terminal's signal itself
-                case .signal(let number):
-                    interruption = number
-                    kill(command.pid, number)
-                case .timer:
-                    graceOver = true
-                default:
-                    break
-                }
-            }
-            // Looked at after every wake: SIGCHLD may have come in the timer's batch, or a
-            // stopped xtoast may wake to both at once.
-            if let status = command.reap() {
-                commandStatus = status
-                if let interruption { return .signalled(interruption) }
-                // Quick success needs no toast; a failure is worth showing, however quick.
-                if status == 0 { return .expired }
-                content = content.finished(command: command.commandLine, status: status)
-                duration = .seconds(command.resultHold)
-                return nil
-            }
-            if graceOver { return nil }
+    /// What the interpreter holds between effects: the windows on screen, and work asked for
+    /// by a batch of events, done once after it.
+    private struct Interpreter {
+        var queued: (() -> Void)?
+        var showing: Showing?
+        /// The toast being replaced by a new one, kept until the new one is drawn over it.
+        var retiring: Showing?
+        var looksAtTurn = false
+        var restacks = false
+    }
+
+    /// Signals first: a command's end or a signal that came in the same batch as the timer or
+    /// the due time is not lost behind them.
+    private static func ordered(_ wakes: [Wakeups.Event]) -> [Wakeups.Event] {
+        wakes.filter(\.isSignal) + wakes.filter { !$0.isSignal }
+    }
+
+    /// An X event in the session's terms, if it means anything to it.
+    private func translate(_ event: inout XEvent, _ interpreter: Interpreter) -> Session.Event? {
+        if let command = coordinator.command(in: &event) { return .remote(command) }
+        if request.stack && coordinator.affectsStack(&event) { return .stackChanged }
+        if coordinator.affectsTurn(&event) { return .queueChanged }
+        if let showing = interpreter.showing, let translated = showing.handle(&event) { return translated }
+        _ = interpreter.retiring?.handle(&event)
+        return nil
+    }
+
+    /// A wake-up in the session's terms.
+    private func translate(_ wake: Wakeups.Event, input: LineReader?) -> Session.Event? {
+        switch wake {
+        case .signal(SIGCHLD), .terminalSignal(SIGCHLD):
+            // Reaped here: the status is the event.
+            guard let command = request.command, let status = command.reap() else { return nil }
+            return .commandEnded(status: status)
+        case .signal(SIGUSR1), .terminalSignal(SIGUSR1): return .signal(.dismiss, from: .process)
+        case .signal(let number): return .signal(.terminate(number), from: .process)
+        case .terminalSignal(let number): return .signal(.terminate(number), from: .terminal)
+        case .input:
+            guard let input else { return nil }
+            return .lines(input.readLines())
+        case .due: return .due
+        case .zoneChanged: return .zoneChanged
+        case .connection, .timer: return nil
         }
     }
 
-    /// Joins the stack or the queue.
-    private func join() {
-        if request.stack { coordinator.joinStack() } else { coordinator.register() }
-        XFlush(display.pointer)
+    /// Carries out effects in order; effects that ask the server something feed the answer
+    /// back at once.
+    private func carryOut(_ effects: [Session.Effect], in session: inout Session, _ interpreter: inout Interpreter)
+        throws(X11Error)
+    {
+        for effect in effects {
+            switch effect {
+            case .schedule(let delivery):
+                try wakeups.schedule(delivery)
+                if request.rescheduleAfterZoneChange != nil { wakeups.watchTimeZone() }
+            case .reschedule:
+                // "09:00" now means 09:00 in the new zone.
+                if let instant = request.rescheduleAfterZoneChange?() { try? wakeups.schedule(.at(instant)) }
+            case .joinSchedule: coordinator.joinSchedule()
+            case .leaveSchedule: coordinator.leaveSchedule()
+            case .join:
+                if request.stack { coordinator.joinStack() } else { coordinator.register() }
+                XFlush(display.pointer)
+            case .queued: tell(interpreter.queued)
+            case .lookAtTurn: interpreter.looksAtTurn = true
+            case .rejoin:
+                coordinator.rejoin()
+                // Nothing else will wake us: look at once.
+                interpreter.looksAtTurn = true
+            case .watch(let ticket): coordinator.watch(Window(ticket))
+            case .show(let next, let hold, let morph):
+                // What is on screen stays until the newest is drawn over it: in a burst of
+                // updates the one not drawn yet simply goes.
+                let onScreen = morph ? interpreter.retiring ?? interpreter.showing : nil
+                if morph { interpreter.retiring = onScreen }
+                let (showing, timeline) = try show(
+                    next, for: hold, morphingFrom: onScreen?.windows.first?.currentBox, progress: onScreen?.windows.first?.progress)
+                interpreter.showing = showing
+                try carryOut(
+                    session.handle(.shown(timeline, composited: showing.composited), at: Wakeups.now()), in: &session, &interpreter)
+            case .present(let appearance, let turn):
+                interpreter.showing?.present(appearance, turn: turn)
+            case .raise: interpreter.showing?.raise()
+            case .restack: interpreter.restacks = true
+            case .announce(let progress):
+                guard let showing = interpreter.showing else { break }
+                if !showing.isSetUp {
+                    finishSetUp(showing)
+                    _ = session.handle(.frameInterval(showing.frameInterval), at: Wakeups.now())
+                    _ = session.handle(.compositorChanged(composited: showing.composited), at: Wakeups.now())
+                }
+                showing.announced = true
+                coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)
+                // Drawn over the old one: now the old one can go.
+                interpreter.retiring = nil
+            case .speak(let content):
+                // After the first frame, so that a toast's first paint never waits for it.
+                ScreenReader.announceIfRunning(text: Announcement.text(for: content), display: display)
+            case .forward(let number):
+                if let command = request.command { kill(command.pid, number) }
+            case .hide:
+                interpreter.showing = nil
+                interpreter.retiring = nil
+            case .leave: coordinator.leave()
+            case .finish: break
+            }
+        }
     }
 
     /// Calls `queued` (`--detach`) once our place is on the server: that takes a round trip,
@@ -334,36 +316,11 @@ public final class ToastSession {
         return Stack.shift(after: coordinator.stackedHeights(on: monitor.rect), gap: gap)
     }
 
-    /// Sleeps until a scheduled toast is due (nil), cancelled or signalled (its outcome).
-    private func waitUntilDue() -> Outcome? {
-        let dpy = display.pointer
-        var event = XEvent()
-        while true {
-            while XPending(dpy) > 0 {
-                XNextEvent(dpy, &event)
-                if coordinator.command(in: &event) != nil { return .dismissed }
-            }
-            var due = false
-            for wake in display.idle({ wakeups.wait(connection: display.fileDescriptor) }) {
-                switch wake {
-                case .signal(SIGCHLD): break
-                case .signal(let number), .terminalSignal(let number):
-                    // Even when it comes together with the due time.
-                    return number == SIGUSR1 ? .dismissed : .signalled(number)
-                case .due: due = true
-                case .zoneChanged:
-                    // "09:00" now means 09:00 in the new zone.
-                    if let instant = request.rescheduleAfterZoneChange?() { try? wakeups.schedule(.at(instant)) }
-                case .connection, .timer, .input: break
-                }
-            }
-            if due { return nil }
-        }
-    }
-
     /// Places the toast on its monitor(s) and maps its window(s); with `morphingFrom`, it grows
     /// out of that box (a toast with our tag, or our own before an update).
-    private func show(morphingFrom old: Rect?, progress oldProgress: Double? = nil) throws(X11Error) -> Showing {
+    private func show(_ content: ToastContent, for duration: DisplayDuration, morphingFrom old: Rect?, progress oldProgress: Double?)
+        throws(X11Error) -> (Showing, Timeline)
+    {
         let style = request.style
         let view: StartingView
         if let fresh {
@@ -419,14 +376,13 @@ public final class ToastSession {
         XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
         let showing = Showing(
             display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
-            slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, timeline: timeline,
-            frameInterval: frameInterval, compositorEvent: compositorEvent,
-            spinner: content.spinner ? (1 / style.spinnerFrameRate, style.spinnerPeriod) : nil)
+            slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, frameInterval: frameInterval,
+            compositorEvent: compositorEvent)
         showing.spots = spots
         windows.forEach { $0.map() }
-        // Drawn at once, not after the Expose: the server handles the map before the drawing.
-        showing.begin(now: Wakeups.now())
-        return showing
+        // Drawn at once (the session's first frame comes next), not after the Expose: the server
+        // handles the map before the drawing.
+        return (showing, timeline)
     }
 
     /// What a toast needs only once its first frame is out, asked then so that the first frame

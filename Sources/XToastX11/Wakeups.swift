@@ -139,6 +139,13 @@ public final class Wakeups {
         /// A signal the terminal sent (Ctrl-C): it went to the whole foreground process group,
         /// so a `--run` command has it already.
         case terminalSignal(Int32)
+
+        var isSignal: Bool {
+            switch self {
+            case .signal, .terminalSignal: true
+            default: false
+            }
+        }
     }
 
     /// Blocks until the X connection is readable, a signal arrives or the timer fires.

@@ -5,7 +5,7 @@ enum Runner {
     /// Starts `command` (looked up in PATH) with our standard input, output and error, and the
     /// default signal handling (xtoast itself blocks the signals it reads from a signalfd).
     /// A command that cannot be started ends xtoast with 127, as in a shell.
-    static func spawn(_ command: [String]) -> pid_t {
+    static func spawn(_ command: [String]) throws(CommandError) -> pid_t {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -21,7 +21,9 @@ enum Runner {
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, command[0], nil, &attributes, arguments, environ)
-        guard result == 0 else { die("cannot run \"\(command[0])\": \(String(cString: strerror(result)))", status: 127) }
+        guard result == 0 else {
+            throw CommandError(message: "cannot run \"\(command[0])\": \(String(cString: strerror(result)))", status: 127)
+        }
         return pid
     }
 }

@@ -279,6 +279,7 @@ struct ConfigurationBuilderTests {
             icon         =                            # default
             progress     =                            # default
             markup       = false                      # default
+            announce     = true                       # default
             animation    = fade                       # default
             stack        = false                      # default
             tag          =                            # default

@@ -12,6 +12,7 @@ private struct Look: Equatable {
     var icon: Icon?
     var progress: Progress?
     var markup: Bool
+    var announce: Bool
     var stack: Bool
     var tag: String?
 
@@ -24,6 +25,7 @@ private struct Look: Equatable {
         icon = configuration.icon
         progress = configuration.progress
         markup = configuration.markup
+        announce = configuration.announce
         stack = configuration.stack
         tag = configuration.tag
     }
@@ -98,8 +100,8 @@ struct OptionTableTests {
         #expect(
             look == [
                 "duration", "position", "offset", "monitor", "fullscreen", "font", "foreground", "background", "radius", "padding",
-                "max-width", "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "animation",
-                "stack", "tag",
+                "max-width", "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "announce",
+                "animation", "stack", "tag",
             ])
     }
 
@@ -125,7 +127,7 @@ struct OptionTableTests {
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
                 "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
-                "animation": "fade", "stack": "(none)", "tag": "(none)",
+                "announce": "true", "animation": "fade", "stack": "(none)", "tag": "(none)",
             ])
     }
 
@@ -143,7 +145,7 @@ struct OptionTableTests {
     static let otherValues: [String: String] = [
         "duration": "sticky", "position": "top", "offset": "3,-4", "monitor": "1", "font": "Mono 9", "foreground": "#102030",
         "background": "#ff0000", "radius": "12", "padding": "3", "max-lines": "2", "fade-in": "0", "fade-out": "1.5",
-        "easing": "linear", "animation": "bounce", "fullscreen": "drop",
+        "easing": "linear", "animation": "bounce", "announce": "false", "fullscreen": "drop",
     ]
 
     @Test(
@@ -274,7 +276,7 @@ struct OptionTableTests {
         ("icon", "", "icon"), ("icon", "bad name!", "icon"), ("icon", "a b", "icon"),
         ("progress", "101x", "progress"), ("progress", "-1", "progress"), ("progress", "201", "progress"), ("progress", "", "progress"),
         ("progress", "40!!", "progress"), ("progress", "nan", "progress"),
-        ("markup", "maybe", "markup"),
+        ("markup", "maybe", "markup"), ("announce", "maybe", "announce"),
         ("animation", "wobble", "animation"), ("animation", "Fade", "animation"), ("animation", "", "animation"),
         ("stack", "maybe", "stack"),
         ("tag", "", "tag"), ("tag", "a\nb", "tag"), ("button", "", "button"), ("button", " ", "button"),
@@ -300,7 +302,7 @@ struct OptionTableTests {
     @Test("Every value option either checks its value or takes any text")
     func everyValueOptionIsChecked() {
         let values = Set(OptionTable.all.filter { !$0.isFlag }.map(\.name))
-        #expect(values == Set(Self.badValues.map(\.name)).subtracting(["stack", "markup"]).union(Self.freeTextOptions))
+        #expect(values == Set(Self.badValues.map(\.name)).subtracting(["stack", "markup", "announce"]).union(Self.freeTextOptions))
     }
 
     @Test(
@@ -361,6 +363,15 @@ struct OptionTableTests {
         #expect(try flags("markup").markup)
         #expect(try configure([("markup", "yes")]).markup)
         #expect(try !configure([("markup", "true"), ("markup", "off")]).markup)
+    }
+
+    @Test("announce is a boolean that is on unless turned off: announce = false in a file, --no-announce for one call")
+    func announce() throws {
+        #expect(Configuration().announce)
+        #expect(try !configure([("announce", "false")]).announce)
+        #expect(try configure([("announce", "off"), ("announce", "yes")]).announce)
+        #expect(try !flags("no-announce").announce)
+        #expect(OptionTable.named("no-announce")?.scope == .invocation)
     }
 
     @Test("Each invocation flag sets its field")

@@ -231,7 +231,14 @@ enum Fault: String, CaseIterable, CustomTestStringConvertible {
 }
 
 extension OnScreen.Faults {
-    @Test(arguments: Phase.allCases, Fault.allCases)
+    /// What each signal does in each phase is the session machine's table, tested on its virtual
+    /// clock (`SessionTests`). Here, what only a real process and server show: SIGKILL (nothing
+    /// left behind, the queue goes on) and a stop longer than the toast's life, in every phase;
+    /// a terminating signal and Ctrl-C end to end once each.
+    static let signalCases: [(Phase, Fault)] =
+        Phase.allCases.flatMap { [($0, Fault.sigkill), ($0, .stopAndContinue)] } + [(.holding, .sigterm), (.graceOfRun, .sigint)]
+
+    @Test(arguments: signalCases)
     func aSignalAtEachPhase(phase: Phase, fault: Fault) throws {
         let (display, watcher) = try prepareSharedDisplay()
         var blocker: XToastProcess?

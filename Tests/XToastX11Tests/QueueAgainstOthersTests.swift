@@ -85,6 +85,9 @@ extension OnScreen {
             let window = try #require(try watcher.waitForToasts().first)
             let waiting = try XToastProcess(Self.quick + ["Waiting"], display: display)
             try waitForQueue(watcher, length: 2)
+            // The change comes once the waiter has looked at the queue and waits for the first
+            // ticket (it listens to it): what is tested is a change *while* it waits.
+            try waitUntilWatched(watcher, Window(watcher.queue()[0]))
             if change == "delete" {
                 XDeleteProperty(watcher.display, watcher.root, watcher.atom("_XTOAST_QUEUE"))
             } else {
@@ -107,4 +110,19 @@ extension OnScreen {
             try expectOthersStillShow(display, watcher)
         }
     }
+}
+
+/// Waits until some client listens to `window`'s structure events: a waiting xtoast watching
+/// the ticket ahead of it. Another client's selection is no event: the server's union of all
+/// clients' masks is polled.
+func waitUntilWatched(_ watcher: XWatcher, _ window: Window, timeout: Double = 5) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        var attributes = XWindowAttributes()
+        if XGetWindowAttributes(watcher.display, window, &attributes) != 0, attributes.all_event_masks & StructureNotifyMask != 0 {
+            return
+        }
+        usleep(2_000)
+    }
+    throw TestFailure("nobody watched window \(window) within \(timeout) s")
 }

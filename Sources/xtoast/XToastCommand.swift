@@ -1,0 +1,241 @@
+import Glibc
+import XToastCore
+import XToastRender
+import XToastX11
+
+/// Why the command stops before its end: the one line to print and the exit status.
+struct CommandError: Error, Equatable {
+    var message: String
+    var status: Int32
+
+    static func usage(_ message: String) -> CommandError {
+        CommandError(message: message + " (see xtoast --help)", status: ExitStatus.usage)
+    }
+
+    static func failure(_ message: String) -> CommandError { CommandError(message: message, status: ExitStatus.failure) }
+}
+
+/// The command: `init` reads and checks the command line alone (no display, no file, no
+/// input), so that a typo is a usage error anywhere and tests can call it in-process; `run`
+/// reads the other sources, shows the toast or sends the command, and returns the exit status.
+struct XToastCommand {
+    let parsed: CommandLineParser.Parsed
+    /// What the command line alone says (the other sources come in `run`).
+    let request: Configuration
+    let delivery: Delivery
+    let reschedule: (@Sendable () -> Double?)?
+    /// The command of `--run`, nil without it.
+    let runCommand: [String]?
+
+    init(arguments: [String]) throws(CommandError) {
+        var commandLineOnly = ConfigurationBuilder()
+        do {
+            parsed = try CommandLineParser.parse(arguments)
+            try commandLineOnly.apply(commandLine: parsed.options)
+            request = commandLineOnly.configuration
+            switch request.mode {
+            case .help, .version, .generateManual, .generateCompletion:
+                // Asked for help, the rest of the line is not judged.
+                (delivery, reschedule, runCommand) = (.now, nil, nil)
+            case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
+                (delivery, reschedule) = try Scheduling.delivery(for: request)
+                runCommand = try Invocation.check(request, parsed)
+            }
+        } catch {
+            throw .usage(error.message)
+        }
+    }
+
+    /// Runs what the command line asks for; the exit status.
+    func run() throws(CommandError) -> Int32 {
+        switch request.mode {
+        case .help:
+            Output.write(Documentation.help)
+            return ExitStatus.success
+        case .version:
+            Output.write(Documentation.version + "\n")
+            return ExitStatus.success
+        case .generateManual:
+            Output.write(Documentation.manual)
+            return ExitStatus.success
+        case .generateCompletion(let shell):
+            Output.write(Documentation.completion(for: shell))
+            return ExitStatus.success
+        case .show:
+            // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
+            if !request.detach { startLoadingFonts() }
+        case .dismiss, .dismissAll, .cancelScheduled, .printConfig:
+            break
+        }
+        let message = request.mode == .show ? try self.message() : ""
+
+        // The other sources: X resources (from the server, when there is one) and the config file.
+        let needsDisplay = request.renderPNG == nil
+        if request.mode == .show && request.detach && needsDisplay {
+            // Before connecting, so that the caller never waits on the server: it waits (bounded)
+            // for the child's word that the toast is queued, or for its error.
+            Detach.start()
+        }
+        var display: XDisplay?
+        var displayError: X11Error?
+        if needsDisplay {
+            do {
+                display = try XDisplay(name: request.display)
+            } catch {
+                displayError = error
+            }
+        }
+        if let displayError, request.mode != .printConfig { throw .failure(displayError.description) }
+        let resources = XResources.entries(in: display?.resourceString ?? "")
+        let configFile = ConfigSource.load(request)
+
+        var builder = ConfigurationBuilder()
+        let builtIn = builder.apply(builtInPreset: request.preset ?? "toast")
+        builder.apply(resources: resources, preset: request.preset)
+        if let configFile { builder.apply(file: configFile.file, path: configFile.path, preset: request.preset) }
+        try! builder.apply(commandLine: parsed.options)  // checked in init
+        for warning in builder.warnings { warn(warning) }
+        var settings = builder.configuration
+
+        if let preset = settings.preset, !builtIn {
+            let known = Set(resources.compactMap(\.preset)).union(configFile?.file.sections.keys.map { $0 } ?? [])
+            if !known.contains(preset) {
+                let names = (Style.presets.keys.sorted() + known.sorted()).joined(separator: ", ")
+                throw .usage("unknown preset \"\(preset)\" (presets: \(names))")
+            }
+        }
+        // The user's icon theme, when a desktop publishes it (only needed for icon names).
+        var iconTheme: String?
+        if case .named = settings.icon, let bytes = display?.xsettings() { iconTheme = XSettings.iconTheme(bytes) }
+        if let icon = settings.icon {
+            do {
+                try ToastPainter.check(icon: icon, theme: iconTheme)
+            } catch {
+                // Asked for in this call, a bad icon is an error; from a file or the X resources
+                // (which any client can set) it must not silence every toast.
+                guard let origin = builder.origins["icon"], origin.source != .commandLine else {
+                    throw .failure(error.description)
+                }
+                warn("\(origin.source): icon: \(error.description); showing the toast without it")
+                settings.icon = nil
+            }
+        }
+
+        if settings.mode == .printConfig {
+            var report = builder.report + "\n"
+            if let displayError { report += "# X resources not read: \(displayError.description)\n" }
+            report += configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
+            Output.write(report)
+            return ExitStatus.success
+        }
+
+        // Commands to other toasts.
+        if settings.mode != .show, let display {
+            // The queue's first toast is the one on screen; stacked toasts are on screen too.
+            let lists = settings.mode == .cancelScheduled ? [display.atoms.scheduled] : [display.atoms.queue, display.atoms.stack]
+            for list in lists {
+                _ = display.send(.dismiss, in: list) { tickets in
+                    if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
+                    // --dismiss: the first of each, the oldest toast on screen there.
+                    return settings.mode == .dismiss ? Array(tickets.prefix(1)) : tickets
+                }
+            }
+            return ExitStatus.success
+        }
+
+        // A toast.
+        var content = ToastContent(
+            message: message, title: settings.title, icon: settings.icon, progress: settings.progress, markup: settings.markup,
+            spinner: settings.spinner || runCommand != nil, buttons: settings.buttons)
+        content.iconTheme = iconTheme
+
+        if let path = settings.renderPNG {
+            let metrics = ToastMetrics(style: settings.style, scale: settings.scale ?? 1, monitor: Style.headlessMonitor)
+            do {
+                let painter = try ToastPainter(content: content, style: settings.style, metrics: metrics)
+                if painter.markupFailed { warn(ToastPainter.markupWarning) }
+                try painter.image().writePNG(to: path)
+            } catch {
+                throw .failure(error.description)
+            }
+            return ExitStatus.success
+        }
+        return try show(content, settings: settings, origins: builder.origins, display: display!)
+    }
+
+    /// The message: the words, standard input, or `--run`'s command line.
+    private func message() throws(CommandError) -> String {
+        if let command = runCommand {
+            // The message is the words before --, or the command line.
+            let words = parsed.wordsBeforeDoubleDash
+            return (try? MessageText.normalize(MessageText.join(words.isEmpty ? command : words))) ?? command.joined(separator: " ")
+        }
+        if request.followStandardInput && parsed.words.isEmpty {
+            // The first line read is the first text shown.
+            guard let line = Input.firstLine(), let text = try? MessageText.normalize(line) else {
+                throw CommandError(message: "empty message: standard input ended before a line of text", status: ExitStatus.usage)
+            }
+            return text
+        }
+        let input = Input.message(arguments: parsed.words)
+        guard let text = try? MessageText.normalize(input.text) else {
+            throw CommandError(message: "empty message: give the text as arguments or on standard input", status: ExitStatus.usage)
+        }
+        if input.repaired { warn("the message is not valid UTF-8; invalid bytes are shown as \u{FFFD}") }
+        return text
+    }
+
+    /// Shows the toast and waits for its end; the exit status.
+    private func show(
+        _ content: ToastContent, settings: Configuration, origins: [String: (value: String, source: ConfigurationBuilder.Source)],
+        display: XDisplay
+    )
+        throws(CommandError) -> Int32
+    {
+        let outcome: Outcome
+        var commandStatus: Int32?
+        do {
+            let wakeups = try Wakeups()
+            var toast = ToastRequest(
+                content: content, style: settings.style, duration: runCommand == nil ? settings.duration : .sticky,
+                monitor: settings.monitor, scale: settings.scale, displayName: settings.display, tag: settings.tag, delivery: delivery,
+                stack: settings.stack)
+            toast.rescheduleAfterZoneChange = reschedule
+            toast.followStandardInput = settings.followStandardInput
+            toast.announce = settings.announce
+            if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
+            toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
+            if let runCommand {
+                // Started once signals are blocked here, so that its end cannot be missed; it gets
+                // the default signal handling back.
+                let pid = try Runner.spawn(runCommand)
+                toast.command = RunningCommand(
+                    pid: pid, commandLine: runCommand.joined(separator: " "), grace: settings.style.runGrace,
+                    resultHold: settings.style.runResultHold)
+            }
+            // The session (and with it the window) is gone before the status is returned.
+            let session = try ToastSession(toast, display: display, wakeups: wakeups, warn: warn)
+            outcome = try session.run(queued: Detach.isChild ? { Detach.queued() } : nil)
+            commandStatus = session.commandStatus
+        } catch let error as CommandError {
+            throw error
+        } catch let error as X11Error {
+            throw .failure(error.description)
+        } catch {
+            throw .failure(String(describing: error))
+        }
+        if settings.printOutcome { Output.write(outcome.word(action: settings.action) + "\n") }
+        if let notifySend = NotifySendMode.invocation {
+            // notify-send prints the action chosen (its buttons are ours), and its status does
+            // not depend on it.
+            if case .button(let index) = outcome, notifySend.actions.indices.contains(index) {
+                Output.write(notifySend.actions[index].name + "\n")
+            }
+            return ExitStatus.success
+        }
+        // A button's label is the answer, on standard output.
+        if case .button(let index) = outcome, settings.buttons.indices.contains(index) { Output.write(settings.buttons[index] + "\n") }
+        // With --run, the command's status is ours.
+        return commandStatus ?? outcome.exitStatus(action: settings.action)
+    }
+}
