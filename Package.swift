@@ -21,11 +21,11 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 xext xinerama xfixes cairo-xlib x11-xcb xcb-randr xcb-shape",
+            pkgConfig: "x11 xext xinerama xfixes xscrnsaver cairo-xlib x11-xcb xcb-randr xcb-shape",
             providers: [
                 .apt([
-                    "libx11-dev", "libxext-dev", "libxinerama-dev", "libxfixes-dev", "libcairo2-dev", "libx11-xcb-dev",
-                    "libxcb-randr0-dev", "libxcb-shape0-dev",
+                    "libx11-dev", "libxext-dev", "libxinerama-dev", "libxfixes-dev", "libxss-dev", "libcairo2-dev",
+                    "libx11-xcb-dev", "libxcb-randr0-dev", "libxcb-shape0-dev",
                 ])
             ]
         ),
@@ -45,7 +45,7 @@ let package = Package(
         ),
         .testTarget(name: "XToastCoreTests", dependencies: ["XToastCore"]),
         .testTarget(name: "XToastRenderTests", dependencies: ["XToastRender", "CCairo"]),
-        .testTarget(name: "XToastX11Tests", dependencies: ["XToastCore", "CX11", "CCairo"]),
+        .testTarget(name: "XToastX11Tests", dependencies: ["XToastCore", "XToastX11", "CX11", "CCairo"]),
         // The command's checks, called in-process (`XToastCommand(arguments:)`).
         .testTarget(name: "xtoastTests", dependencies: ["xtoast", "XToastCore"]),
     ]

@@ -8,6 +8,8 @@
 #include <X11/extensions/shape.h>
 #include <X11/extensions/Xinerama.h>
 #include <X11/extensions/Xfixes.h>
+#include <X11/extensions/scrnsaver.h>
+#include <X11/extensions/sync.h>
 #include <cairo/cairo-xlib.h>
 #include <X11/Xlib-xcb.h>
 #include <xcb/randr.h>

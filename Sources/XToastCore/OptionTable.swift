@@ -95,6 +95,23 @@ public enum OptionTable {
             config.monitor = monitor
         },
         OptionDefinition(
+            "fullscreen", value: "policy", scope: .look,
+            help:
+                "While a fullscreen window is on top of the toast's monitor: show, delay (until it is not), drop, or auto: show a --progress, --tag or --stdin toast (an OSD), delay others. The hud and critical presets show, low drops.",
+            default: "auto", current: { $0.style.fullscreen.description }
+        ) { config, text throws(OptionError) in
+            guard let choice = FullscreenChoice(parsing: text) else {
+                throw OptionError("invalid fullscreen policy \"\(text)\": expected show, delay, drop or auto")
+            }
+            config.style.fullscreen = choice
+        },
+        OptionDefinition(
+            "idle", value: "seconds", scope: .look,
+            help:
+                "A toast that appears after this long without keyboard or pointer input waits for the user to come back, then holds what was left of its time; 0: never.",
+            default: plain(Style.toast.idleThreshold), current: { plain($0.style.idleThreshold) }
+        ) { config, text throws(OptionError) in config.style.idleThreshold = try number(text, "idle", 0...86_400) },
+        OptionDefinition(
             "font", value: "font", scope: .look, help: "Pango font; the size is in logical pixels.", default: Style.toast.font,
             current: { $0.style.font }
         ) { config, text throws(OptionError) in

@@ -1,6 +1,8 @@
 /// How a toast ended.
 public enum Outcome: Equatable, Sendable {
     case expired, clicked, dismissed, replaced
+    /// Not shown: a fullscreen window covered its monitor and its policy is `drop`.
+    case dropped
     /// A click on button N (from 0, in `--button` order).
     case button(Int)
     /// Ended by a terminating signal, which the command passes on in its exit status.
@@ -13,6 +15,7 @@ public enum Outcome: Equatable, Sendable {
         case .clicked: action ? "action" : "clicked"
         case .dismissed, .signalled: "dismissed"
         case .replaced: "replaced"
+        case .dropped: "dropped"
         case .button: "button"
         }
     }
@@ -23,7 +26,7 @@ public enum Outcome: Equatable, Sendable {
         switch self {
         case .signalled(let number): 128 + number
         case .clicked, .button: 0
-        case .expired, .dismissed, .replaced: action ? 2 : 0
+        case .expired, .dismissed, .replaced, .dropped: action ? 2 : 0
         }
     }
 }

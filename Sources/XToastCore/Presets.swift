@@ -42,6 +42,8 @@ extension Style {
         style.easing = .spring(damping: 0.7, velocity: 0.5)
         style.fadeIn = 0.3
         style.fadeOut = 0.3
+        // A HUD answers a key the user pressed: it shows over a film or a game.
+        style.fullscreen = .policy(.show)
         return style
     }()
 
@@ -51,11 +53,22 @@ extension Style {
         var style = Style.toast
         style.background = Color(rgb255: 144, 0, 0, alpha: 0.9)
         style.defaultDuration = .sticky
+        // What is urgent shows over a fullscreen window too.
+        style.fullscreen = .policy(.show)
+        return style
+    }()
+
+    /// notify-send's `--urgency low`: the toast, dropped rather than shown late while a
+    /// fullscreen window covers its monitor (by the time the film ends it is stale; GNOME shows
+    /// such notifications no banner while the user is busy).
+    public static let low: Style = {
+        var style = Style.toast
+        style.fullscreen = .policy(.drop)
         return style
     }()
 
     /// The built-in presets by name.
     public static let presets: [String: Style] = [
-        "toast": .toast, "alert": .alert, "hud": .hud, "low": .toast, "normal": .toast, "critical": .critical,
+        "toast": .toast, "alert": .alert, "hud": .hud, "low": .low, "normal": .toast, "critical": .critical,
     ]
 }

@@ -30,12 +30,18 @@ public struct Session: Sendable {
         public var speaks: Bool
         /// Seconds a toast holds at least once the pointer leaves it (`Style.hoverMinimumHold`).
         public var hoverMinimumHold: Double
+        /// What it does while its monitor shows a fullscreen window (`--fullscreen`).
+        public var fullscreen: FullscreenPolicy
+        /// Seconds without input after which the user counts as away (`--idle`); 0: never.
+        public var idleThreshold: Double
 
         public init(
             content: ToastContent, duration: DisplayDuration, delivery: Delivery = .now, stack: Bool = false,
             command: CommandPlan? = nil, spinnerInterval: Double = 1.0 / 30, spinnerPeriod: Double = 1, speaks: Bool = false,
-            hoverMinimumHold: Double = 1
+            hoverMinimumHold: Double = 1, fullscreen: FullscreenPolicy = .show, idleThreshold: Double = 0
         ) {
+            self.fullscreen = fullscreen
+            self.idleThreshold = idleThreshold
             self.speaks = speaks
             self.hoverMinimumHold = hoverMinimumHold
             self.content = content
@@ -129,6 +135,16 @@ public struct Session: Sendable {
         case compositorChanged(composited: Bool)
         /// The pointer came onto the toast or left it: its time stands still while it is there.
         case hover(HoverChange)
+        /// Whether every monitor the toast goes on shows a fullscreen window, after a
+        /// `lookAtFullscreen`.
+        case fullscreen(covered: Bool)
+        /// The windows on top, or their states, changed (after a `watchFullscreen`).
+        case fullscreenChanged
+        /// Seconds since the user last touched keyboard or pointer, after a `lookAtIdle` (nil:
+        /// the server cannot tell).
+        case idle(seconds: Double?)
+        /// The user is back (after a `watchReturn`).
+        case userReturned
     }
 
     public enum Effect: Equatable, Sendable {
@@ -163,6 +179,15 @@ public struct Session: Sendable {
         case announce(progress: Double?)
         /// Tell a screen reader, if one runs, what this content says.
         case speak(ToastContent)
+        /// Find out whether the toast's monitors are covered by a fullscreen window: answer with
+        /// `.fullscreen(covered:)`.
+        case lookAtFullscreen
+        /// Say `.fullscreenChanged` when that may have changed.
+        case watchFullscreen
+        /// Find out how long the user has been idle: answer with `.idle(seconds:)`.
+        case lookAtIdle
+        /// Say `.userReturned` at the user's next input.
+        case watchReturn
         /// Pass a signal on to the `--run` command.
         case forward(Int32)
         /// Close the windows now.
@@ -217,6 +242,13 @@ public struct Session: Sendable {
     private var composited = true
     private var toldQueued = false
     private var spoken = false
+    /// Waiting to know whether a fullscreen window covers the toast's monitors, or for it to go.
+    private var awaitingFullscreen = false
+    /// What holds the toast's time still: the pointer over it, the user away.
+    private var holds: Set<Hold> = []
+    private var lookedAtIdle = false
+
+    private enum Hold: Sendable { case pointer, away }
 
     /// The toast on screen: its timeline (under the pointer) and where it is in it.
     private struct Presentation: Sendable {
@@ -303,7 +335,7 @@ public struct Session: Sendable {
         case .turn(let turn):
             guard phase == .waiting else { return [] }
             switch turn {
-            case .mine: return show(morph: false)
+            case .mine: return showUnlessCovered()
             case .missing: return [.rejoin, .lookAtTurn]
             case .waitFor(let ticket): return [.watch(ticket)]
             }
@@ -329,8 +361,9 @@ public struct Session: Sendable {
             // in, so that the first thing drawn is something to see.
             let start = now - frameInterval
             var clock = HeldTimeline(timeline, minimumHold: plan.hoverMinimumHold)
-            // New content under the pointer (an update, a command's result) is held as the old was.
-            if presentation?.clock.isPointerOver == true { clock.pointerEntered(at: 0) }
+            // New content under the pointer (an update, a command's result), or while the user
+            // is away, is held as the old was.
+            if !holds.isEmpty { clock.pointerEntered(at: 0) }
             presentation = Presentation(clock: clock, start: start, spinner: content.spinner)
             return tick(at: now)
         case .frameInterval(let interval):
@@ -342,11 +375,41 @@ public struct Session: Sendable {
             self.composited = composited
             return redraw(at: now)
         case .hover(let change):
-            guard phase == .showing, let start = presentation?.start else { return [] }
-            presentation?.clock.apply(change, at: now - start)
-            // Coming back from a fade, or going on: the next frame is planned again from now.
-            return redraw(at: now)
+            return change == .entered ? hold(.pointer, at: now) : release(.pointer, at: now)
+        case .fullscreen(let covered):
+            guard awaitingFullscreen, phase == .waiting else { return [] }
+            if !covered {
+                awaitingFullscreen = false
+                return show(morph: false)
+            }
+            // A film plays there: this toast goes, or waits for it (and so does the queue).
+            return plan.fullscreen == .drop ? end(.dropped) : [.watchFullscreen]
+        case .fullscreenChanged:
+            return awaitingFullscreen && phase == .waiting ? [.lookAtFullscreen] : []
+        case .idle(let seconds):
+            // GNOME's rule: a toast that appears while the user is away waits for them, and then
+            // holds what was left of its time (at least the hover minimum).
+            guard let seconds, seconds >= plan.idleThreshold, phase == .showing else { return [] }
+            return hold(.away, at: now) + [.watchReturn]
+        case .userReturned:
+            return release(.away, at: now)
         }
+    }
+
+    /// Something holds the toast's time still (the first thing to do so stops the clock).
+    private mutating func hold(_ reason: Hold, at now: Double) -> [Effect] {
+        guard phase == .showing, let start = presentation?.start, holds.insert(reason).inserted else { return [] }
+        guard holds.count == 1 else { return [] }
+        presentation?.clock.apply(.entered, at: now - start)
+        // Coming back from a fade: the next frame is planned again from now.
+        return redraw(at: now)
+    }
+
+    /// It lets go (the last thing to let go starts the clock again).
+    private mutating func release(_ reason: Hold, at now: Double) -> [Effect] {
+        guard holds.remove(reason) != nil, holds.isEmpty, phase == .showing, let start = presentation?.start else { return [] }
+        presentation?.clock.apply(.left, at: now - start)
+        return redraw(at: now)
     }
 
     /// A frame now, whatever the pace: what was drawn is gone or drawn another way.
@@ -370,8 +433,8 @@ public struct Session: Sendable {
     private mutating func join() -> [Effect] {
         if plan.stack {
             // A stacked toast does not wait for a turn.
-            phase = .showing
-            return [.join] + toldOnce() + [.show(content, duration, morph: false)]
+            phase = .waiting
+            return [.join] + toldOnce() + showUnlessCovered()
         }
         phase = .waiting
         return [.join] + toldOnce() + [.lookAtTurn]
@@ -381,6 +444,13 @@ public struct Session: Sendable {
         guard !toldQueued else { return [] }
         toldQueued = true
         return [.queued]
+    }
+
+    /// Shows at once, or first asks whether a fullscreen window covers the toast's monitors.
+    private mutating func showUnlessCovered() -> [Effect] {
+        guard plan.fullscreen != .show else { return show(morph: false) }
+        awaitingFullscreen = true
+        return [.lookAtFullscreen]
     }
 
     private mutating func show(morph: Bool) -> [Effect] {
@@ -465,6 +535,12 @@ public struct Session: Sendable {
                 if plan.speaks && !spoken {
                     spoken = true
                     effects.append(.speak(content))
+                }
+                // Is anybody there to see it? Asked once it is out, so that it costs the first
+                // frame nothing.
+                if plan.idleThreshold > 0 && !lookedAtIdle && !finished {
+                    lookedAtIdle = true
+                    effects.append(.lookAtIdle)
                 }
             }
             if finished {

@@ -51,6 +51,11 @@ public struct Style: Equatable, Sendable {
     /// Seconds a toast still holds, at least, after the pointer leaves it: long enough to move
     /// the pointer off and still see it go (design constant; see `HeldTimeline`).
     public var hoverMinimumHold: Double
+    /// What it does while its monitor shows a fullscreen window (`--fullscreen`).
+    public var fullscreen: FullscreenChoice
+    /// Seconds without keyboard or pointer input after which the user counts as away: a toast
+    /// that appears then waits for them (`--idle`; 0: never). dunst's default.
+    public var idleThreshold: Double
     /// Where the icon goes: beside the text, or at the HUD design's offsets (preset).
     public var layout: Layout
     /// The box is never narrower than this, logical pixels (the HUD's 96).
@@ -124,6 +129,8 @@ public struct Style: Equatable, Sendable {
         animation: .fade,
         defaultDuration: .automatic,
         hoverMinimumHold: 1,
+        fullscreen: .automatic,
+        idleThreshold: 120,
         layout: .row,
         minimumWidth: 0,
         iconSize: 20,

@@ -32,6 +32,10 @@ public struct ToastRequest: Sendable {
     public var followsReducedMotion = true
     /// Clicks go to the window below (`--click-through`).
     public var clickThrough = false
+    /// What it does while its monitor shows a fullscreen window (`--fullscreen`, resolved).
+    public var fullscreen = FullscreenPolicy.show
+    /// Seconds without input after which the user counts as away (`--idle`); 0: off.
+    public var idleThreshold = 0.0
     /// Tell a running screen reader what the toast says as it appears (`announce`).
     public var announce = true
 
@@ -72,6 +76,13 @@ public final class ToastSession {
     /// Where the pointer is, for pause on hover; started after the first frame.
     private let pointer: PointerWatch
     private var pointerStarted = false
+    /// The windows on top of each monitor (`--fullscreen`), asked only when the policy is not
+    /// `show`; and the user's idle time (`--idle`), asked after the first frame.
+    private let fullscreenWatch: FullscreenWatch
+    private var watchesFullscreen = false
+    private let idleWatch: IdleWatch
+    /// Without SYNC's idle alarm: when to ask the idle time again, and what it was.
+    private var idlePoll: (due: Double, idle: Double)?
     /// The toast's text went to the screen reader (if one runs): once per session.
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
@@ -102,6 +113,8 @@ public final class ToastSession {
         }
         self.request = request
         pointer = PointerWatch(display: display, clickThrough: request.clickThrough)
+        fullscreenWatch = FullscreenWatch(display: display)
+        idleWatch = IdleWatch(display: display)
         fresh = StartingView(
             targets: targets, panels: panels, composited: display.owner(compositor) != 0,
             settingsManager: settingsManager.map(display.owner))
@@ -126,7 +139,8 @@ public final class ToastSession {
         let plan = Session.Plan(
             content: content, duration: duration, delivery: request.delivery, stack: request.stack, command: command,
             spinnerInterval: 1 / request.style.spinnerFrameRate, spinnerPeriod: request.style.spinnerPeriod,
-            speaks: request.announce, hoverMinimumHold: request.style.hoverMinimumHold)
+            speaks: request.announce, hoverMinimumHold: request.style.hoverMinimumHold, fullscreen: request.fullscreen,
+            idleThreshold: request.idleThreshold)
         return Session(plan, frameInterval: 1 / Self.fallbackRefreshRate)
     }
 
@@ -161,6 +175,12 @@ public final class ToastSession {
             if let change = pointer.poll(now: Wakeups.now()) {
                 try carryOut(session.handle(.hover(change), at: Wakeups.now()), in: &session, &interpreter)
             }
+            if let poll = idlePoll, Wakeups.now() >= poll.due {
+                // No idle alarm on this server: the idle time going down means the user is back.
+                let idle = idleWatch.idleSeconds() ?? 0
+                idlePoll = idle < poll.idle ? nil : (Wakeups.now() + IdleWatch.pollInterval, idle)
+                if idlePoll == nil { try carryOut(session.handle(.userReturned, at: Wakeups.now()), in: &session, &interpreter) }
+            }
             try carryOut(session.handle(.tick, at: Wakeups.now()), in: &session, &interpreter)
             // Looked at once per batch of events, however many asked.
             while interpreter.looksAtTurn && session.outcome == nil {
@@ -176,7 +196,8 @@ public final class ToastSession {
             interpreter.showing?.move(now: now) { box in
                 coordinator.announceShown(at: box, progress: session.content.progress?.percent)
             }
-            wakeups.arm(at: [session.deadline, interpreter.showing?.nextMove(now: now), pointer.nextPoll].compactMap { $0 }.min())
+            wakeups.arm(
+                at: [session.deadline, interpreter.showing?.nextMove(now: now), pointer.nextPoll, idlePoll?.due].compactMap { $0 }.min())
             XFlush(dpy)
             if XEventsQueued(dpy, QueuedAlready) > 0 { continue }
             // The pointer may move, monitors may change, while we sleep before showing.
@@ -225,6 +246,8 @@ public final class ToastSession {
         if let command = coordinator.command(in: &event) { return .remote(command) }
         if request.stack && coordinator.affectsStack(&event) { return .stackChanged }
         if coordinator.affectsTurn(&event) { return .queueChanged }
+        if watchesFullscreen && fullscreenWatch.affects(event) { return .fullscreenChanged }
+        if idleWatch.handle(event) { return .userReturned }
         if let showing = interpreter.showing, let translated = showing.handle(&event) { return translated }
         _ = interpreter.retiring?.handle(&event)
         return nil
@@ -299,6 +322,18 @@ public final class ToastSession {
                 coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)
                 // Drawn over the old one: now the old one can go.
                 interpreter.retiring = nil
+            case .lookAtFullscreen:
+                try carryOut(session.handle(.fullscreen(covered: try isCovered()), at: Wakeups.now()), in: &session, &interpreter)
+            case .watchFullscreen:
+                watchesFullscreen = true
+                // Watched from this read on: should it have cleared in between, look again.
+                if try !isCovered() { try carryOut(session.handle(.fullscreenChanged, at: Wakeups.now()), in: &session, &interpreter) }
+            case .lookAtIdle:
+                try carryOut(session.handle(.idle(seconds: idleWatch.idleSeconds()), at: Wakeups.now()), in: &session, &interpreter)
+            case .watchReturn:
+                if !idleWatch.armReturn(), let idle = idleWatch.idleSeconds() {
+                    idlePoll = (Wakeups.now() + IdleWatch.pollInterval, idle)
+                }
             case .speak(let content):
                 // After the first frame, so that a toast's first paint never waits for it.
                 ScreenReader.announceIfRunning(text: Announcement.text(for: content), display: display)
@@ -311,6 +346,15 @@ public final class ToastSession {
             case .finish: break
             }
         }
+    }
+
+    /// Whether every monitor the toast goes on shows a fullscreen window on top. Once watched,
+    /// each read selects the events of the windows it read.
+    private func isCovered() throws(X11Error) -> Bool {
+        let targets: [Monitor]
+        if let fresh { targets = fresh.targets } else { targets = try Self.monitors(for: request.monitor, on: display).0 }
+        let mask = request.stack ? PropertyChangeMask : NoEventMask
+        return !fullscreenWatch.covered(targets.map(\.rect), watching: watchesFullscreen ? mask : nil).contains(false)
     }
 
     /// Calls `queued` (`--detach`) once our place is on the server: that takes a round trip,

@@ -274,6 +274,10 @@ public struct Atoms {
     /// Where docks and panels are: the window manager's client list and work area, and each
     /// client's struts.
     public let clientList, workArea, currentDesktop, strutPartial, strut: Atom
+    /// What the fullscreen rule reads (`FullscreenWatch`): the stacking order, and the states in
+    /// `_NET_WM_STATE` it looks for. Asked with the others: no round trip of their own.
+    public let clientListStacking, wmStateFullscreen, wmStateHidden, wmStateMaximizedVert, wmStateMaximizedHorz: Atom
+    public let windowTypeDesktop: Atom
     /// Where the accessibility bus launcher publishes its bus (see `ScreenReader`).
     public let atSpiBus: Atom
 
@@ -284,7 +288,8 @@ public struct Atoms {
             "_NET_WM_CM_S\(screen)", "_XTOAST_QUEUE", "_XTOAST_TICKET", "_XTOAST_SHOWN", "_XTOAST_REPLACES",
             "_XTOAST_COMMAND", "_XTOAST_SCHEDULED", "_XTOAST_STACK", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS",
             "_NET_WM_WINDOW_OPACITY", "_COMPTON_SHADOW", "_NET_CLIENT_LIST", "_NET_WORKAREA", "_NET_CURRENT_DESKTOP",
-            "_NET_WM_STRUT_PARTIAL", "_NET_WM_STRUT", "AT_SPI_BUS",
+            "_NET_WM_STRUT_PARTIAL", "_NET_WM_STRUT", "AT_SPI_BUS", "_NET_CLIENT_LIST_STACKING", "_NET_WM_STATE_FULLSCREEN",
+            "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_WINDOW_TYPE_DESKTOP",
         ]
         let questions = names.map { name in
             name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
@@ -305,5 +310,8 @@ public struct Atoms {
         (windowOpacity, compositorShadow) = (atoms[19], atoms[20])
         (clientList, workArea, currentDesktop, strutPartial, strut) = (atoms[21], atoms[22], atoms[23], atoms[24], atoms[25])
         atSpiBus = atoms[26]
+        (clientListStacking, wmStateFullscreen, wmStateHidden, wmStateMaximizedVert, wmStateMaximizedHorz) =
+            (atoms[27], atoms[28], atoms[29], atoms[30], atoms[31])
+        windowTypeDesktop = atoms[32]
     }
 }

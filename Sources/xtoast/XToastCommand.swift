@@ -204,6 +204,8 @@ struct XToastCommand {
             toast.followStandardInput = settings.followStandardInput
             toast.announce = settings.announce
             toast.clickThrough = settings.clickThrough
+            toast.fullscreen = settings.fullscreenPolicy
+            toast.idleThreshold = settings.style.idleThreshold
             if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
             toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
             if let runCommand {

@@ -263,6 +263,8 @@ struct ConfigurationBuilderTests {
             position     = bottom                     # default
             offset       = 0,0                        # default
             monitor      = pointer                    # default
+            fullscreen   = auto                       # default
+            idle         = 120                        # default
             font         = Sans 14                    # default
             foreground   = #ffffffff                  # default
             background   = #000000cc                  # default

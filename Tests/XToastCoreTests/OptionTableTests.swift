@@ -99,8 +99,8 @@ struct OptionTableTests {
         let look = OptionTable.all.filter { $0.scope == .look }.map(\.name)
         #expect(
             look == [
-                "duration", "position", "offset", "monitor", "font", "foreground", "background", "radius", "padding", "max-width",
-                "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "announce",
+                "duration", "position", "offset", "monitor", "fullscreen", "idle", "font", "foreground", "background", "radius", "padding",
+                "max-width", "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "announce",
                 "animation", "stack", "click-through", "tag",
             ])
     }
@@ -123,7 +123,8 @@ struct OptionTableTests {
         for option in OptionTable.all where option.scope == .look { texts[option.name] = option.defaultText ?? "(none)" }
         #expect(
             texts == [
-                "duration": "auto", "position": "bottom", "offset": "0,0", "monitor": "pointer", "font": "Sans 14",
+                "duration": "auto", "position": "bottom", "offset": "0,0", "monitor": "pointer", "fullscreen": "auto", "idle": "120",
+                "font": "Sans 14",
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
                 "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
@@ -145,7 +146,7 @@ struct OptionTableTests {
     static let otherValues: [String: String] = [
         "duration": "sticky", "position": "top", "offset": "3,-4", "monitor": "1", "font": "Mono 9", "foreground": "#102030",
         "background": "#ff0000", "radius": "12", "padding": "3", "max-lines": "2", "fade-in": "0", "fade-out": "1.5",
-        "easing": "linear", "animation": "bounce", "announce": "false",
+        "easing": "linear", "animation": "bounce", "announce": "false", "fullscreen": "drop", "idle": "0",
     ]
 
     @Test(
@@ -260,6 +261,8 @@ struct OptionTableTests {
         ("position", "middle", "position"), ("position", "Top", "position"),
         ("offset", "20", "offset"), ("offset", "1,2,3", "offset"), ("offset", "nan,0", "offset"),
         ("monitor", "", "monitor"),
+        ("idle", "-1", "idle"), ("idle", "forever", "idle"), ("idle", "1e9", "idle"),
+        ("fullscreen", "hide", "fullscreen policy"), ("fullscreen", "", "fullscreen policy"), ("fullscreen", "Show", "fullscreen policy"),
         ("font", "", "font"), ("font", " \t", "font"), ("font", "Sans 100000", "font"), ("font", "Sans Bold 1001px", "font"),
         ("font", "Sans 0", "font"), ("font", "Mono -5 @wght=300", "font"),
         ("foreground", "white", "foreground colour"), ("background", "#12345", "background colour"),

@@ -147,12 +147,17 @@ struct PresetTests {
         #expect(Style.presets["toast"] == .toast)
         #expect(Style.presets["alert"] == .alert)
         #expect(Style.presets["hud"] == .hud)
-        #expect(Style.presets["low"] == .toast)
+        // low differs from the toast only in being dropped over a fullscreen window.
+        var low = Style.toast
+        low.fullscreen = .policy(.drop)
+        #expect(Style.presets["low"] == low)
         #expect(Style.presets["normal"] == .toast)
-        // critical differs from the toast in its colour and in staying until clicked.
+        // critical differs from the toast in its colour, in staying until clicked and in showing
+        // over a fullscreen window.
         var critical = Style.toast
         critical.background = Style.critical.background
         critical.defaultDuration = .sticky
+        critical.fullscreen = .policy(.show)
         #expect(Style.presets["critical"] == critical)
         #expect(Set(NotifySend.urgencies).isSubset(of: Style.presets.keys))
     }

@@ -11,6 +11,9 @@ struct VirtualSession {
     var effects: [Session.Effect] = []
     /// What the queue says when asked.
     var turn = QueueProtocol.Turn.mine
+    /// Whether a fullscreen window covers the toast's monitors; the user's idle time.
+    var covered = false
+    var idleSeconds: Double? = 0
     /// Whether a compositor runs (the timeline of a toast shown without one has no motion).
     var composited = true
     var motion = Motion.fade(in: 0.2, out: 0.2, curve: .linear)
@@ -31,8 +34,9 @@ struct VirtualSession {
                 case .show(let content, let duration, _):
                     let timeline = Timeline(motion: motion, hold: duration.hold(for: content.message))
                     pending.append(.shown(composited ? timeline : timeline.withoutMotion, composited: composited))
-                case .lookAtTurn, .rejoin:
-                    if case .lookAtTurn = effect { pending.append(.turn(turn)) }
+                case .lookAtTurn: pending.append(.turn(turn))
+                case .lookAtFullscreen: pending.append(.fullscreen(covered: covered))
+                case .lookAtIdle: pending.append(.idle(seconds: idleSeconds))
                 default: break
                 }
             }
@@ -216,6 +220,87 @@ struct SessionTests {
         waiting.turn = .waitFor(4)
         waiting.send(.start)
         #expect(waiting.send(.hover(.entered)).isEmpty)
+    }
+
+    // MARK: Fullscreen and idle
+
+    @Test("Over a film: show at once, drop, or delay until it ends (and nothing is asked for show)")
+    func fullscreenPolicies() {
+        var plan = Self.plan()
+        var shown = VirtualSession(plan)
+        shown.covered = true
+        #expect(!shown.send(.start).contains(.lookAtFullscreen))
+        #expect(shown.session.phase == .showing)
+
+        plan.fullscreen = .drop
+        var dropped = VirtualSession(plan)
+        dropped.covered = true
+        #expect(dropped.send(.start).suffix(2) == [.lookAtFullscreen, .finish(.dropped)])
+        #expect(dropped.effects.shows.isEmpty)
+
+        plan.fullscreen = .delay
+        var delayed = VirtualSession(plan)
+        delayed.covered = true
+        #expect(delayed.send(.start).suffix(2) == [.lookAtFullscreen, .watchFullscreen])
+        delayed.advance(to: 600)
+        #expect(delayed.session.phase == .waiting)
+        #expect(delayed.send(.fullscreenChanged) == [.lookAtFullscreen, .watchFullscreen])
+        delayed.covered = false
+        #expect(delayed.send(.fullscreenChanged).shows == [Self.message])
+        #expect(delayed.runToEnd() == .expired)
+        // A monitor that is not covered: shown without waiting.
+        var clear = VirtualSession(plan)
+        #expect(clear.send(.start).shows == [Self.message])
+    }
+
+    @Test("Away when it appears: held until the user is back, then what was left of its time")
+    func idle() {
+        var plan = Self.plan(hold: 2)
+        plan.idleThreshold = 120
+        var away = VirtualSession(plan)
+        away.idleSeconds = 300
+        let first = away.send(.start)
+        #expect(first.contains(.lookAtIdle))
+        #expect(first.contains(.watchReturn))
+        away.advance(to: 3600)
+        #expect(away.session.phase == .showing)
+        #expect(away.session.deadline == nil)
+        away.send(.userReturned)
+        // Its whole 2 s hold was left, then the fade.
+        #expect(away.runToEnd(limit: 10_000) == .expired)
+        #expect(abs(away.now - 3602.2) < 0.02)
+
+        var here = VirtualSession(plan)
+        here.idleSeconds = 5
+        here.send(.start)
+        #expect(!here.effects.contains(.watchReturn))
+        #expect(here.runToEnd() == .expired)
+        #expect(here.now < 2.5)
+        // The server cannot tell (no MIT-SCREEN-SAVER), or --idle 0: nothing waits.
+        var unknown = VirtualSession(plan)
+        unknown.idleSeconds = nil
+        unknown.send(.start)
+        #expect(unknown.runToEnd() == .expired)
+        plan.idleThreshold = 0
+        var off = VirtualSession(plan)
+        off.idleSeconds = 300
+        #expect(!off.send(.start).contains(.lookAtIdle))
+    }
+
+    @Test("The pointer and the user's return both let go before the time runs again")
+    func holdsTogether() {
+        var plan = Self.plan(hold: 1)
+        plan.idleThreshold = 60
+        var v = VirtualSession(plan)
+        v.idleSeconds = 100
+        v.send(.start)
+        v.send(.hover(.entered))
+        v.send(.userReturned)
+        v.advance(to: 100)
+        #expect(v.session.phase == .showing, "the pointer still holds it")
+        v.send(.hover(.left))
+        #expect(v.runToEnd() == .expired)
+        #expect(abs(v.now - 101.2) < 0.02)
     }
 
     // MARK: The queue
