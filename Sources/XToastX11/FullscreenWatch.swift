@@ -28,6 +28,44 @@ public final class FullscreenWatch {
 
     public init(display: XDisplay) { self.display = display }
 
+    /// The root's two questions (the stacking list, the active window), sent now so that their
+    /// answers come with whatever is waited for next; `covered(_:asked:)` reads them.
+    public func askRoot() -> RootQuestions {
+        let root = xcb_window_t(truncatingIfNeeded: display.root)
+        let ask = { (property: Atom, longs: Int) in
+            xcb_get_property(
+                self.display.connection, 0, root, xcb_atom_t(truncatingIfNeeded: property), xcb_atom_t(XCB_ATOM_WINDOW.rawValue), 0,
+                UInt32(longs))
+        }
+        return RootQuestions(
+            connection: display.connection, stacking: ask(display.atoms.clientListStacking, XDisplay.clientListLimit),
+            active: ask(display.atoms.activeWindow, 1))
+    }
+
+    /// Questions on their way; answers nobody took are discarded (an unread reply would stay
+    /// in XCB's queue for ever).
+    public final class RootQuestions {
+        private let connection: OpaquePointer
+        private var questions: (stacking: xcb_get_property_cookie_t, active: xcb_get_property_cookie_t)?
+
+        init(connection: OpaquePointer, stacking: xcb_get_property_cookie_t, active: xcb_get_property_cookie_t) {
+            self.connection = connection
+            questions = (stacking, active)
+        }
+
+        /// The questions, once.
+        func take() -> (stacking: xcb_get_property_cookie_t, active: xcb_get_property_cookie_t)? {
+            defer { questions = nil }
+            return questions
+        }
+
+        deinit {
+            guard let questions else { return }
+            xcb_discard_reply(connection, questions.stacking.sequence)
+            xcb_discard_reply(connection, questions.active.sequence)
+        }
+    }
+
     /// The event mask the root needs for the root's part of `affects(_:)`.
     public static let rootMask = PropertyChangeMask
 
@@ -36,8 +74,8 @@ public final class FullscreenWatch {
     /// mask, which replaces this client's mask there (`XSelectInput`'s rule: pass what the
     /// caller wants for itself), with `rootMask` added; on every client, its state and
     /// structure, and its frame's structure. No round trip of their own.
-    public func covered(_ monitors: [Rect], watching rootMask: Int? = nil) -> [Bool] {
-        let snapshot = self.snapshot(watching: rootMask)
+    public func covered(_ monitors: [Rect], watching rootMask: Int? = nil, asked: RootQuestions? = nil) -> [Bool] {
+        let snapshot = self.snapshot(watching: rootMask, asked: asked)
         last = snapshot
         deciding = []
         for monitor in monitors {
@@ -55,7 +93,7 @@ public final class FullscreenWatch {
     /// five questions for every window, all at once. A window that died meanwhile, or any
     /// answer of the wrong type or format, leaves that window out; nothing blocks past the
     /// display's watchdog.
-    public func snapshot(watching rootMask: Int? = nil) -> DesktopSnapshot {
+    public func snapshot(watching rootMask: Int? = nil, asked: RootQuestions? = nil) -> DesktopSnapshot {
         let connection = display.connection
         let atoms = display.atoms
         let root = xcb_window_t(truncatingIfNeeded: display.root)
@@ -64,8 +102,11 @@ public final class FullscreenWatch {
             xcb_get_property(
                 connection, 0, window, xcb_atom_t(truncatingIfNeeded: property), xcb_atom_t(type.rawValue), 0, UInt32(longs))
         }
-        let stackingQuestion = ask(root, atoms.clientListStacking, XCB_ATOM_WINDOW, XDisplay.clientListLimit)
-        let activeQuestion = ask(root, atoms.activeWindow, XCB_ATOM_WINDOW, 1)
+        // Asked ahead with the start-up's questions, the root's part costs no round trip of its
+        // own (not when watching: the selection must come before the reads).
+        let ahead = rootMask == nil ? asked?.take() : nil
+        let stackingQuestion = ahead?.stacking ?? ask(root, atoms.clientListStacking, XCB_ATOM_WINDOW, XDisplay.clientListLimit)
+        let activeQuestion = ahead?.active ?? ask(root, atoms.activeWindow, XCB_ATOM_WINDOW, 1)
         // A list longer than the limit is read up to it: garbage must not hide the real entries.
         var stackingIDs = display.cardinals(stackingQuestion, type: XCB_ATOM_WINDOW, cut: true) ?? []
         let activeID = display.cardinals(activeQuestion, type: XCB_ATOM_WINDOW)?.first ?? 0

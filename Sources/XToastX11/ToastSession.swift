@@ -99,6 +99,9 @@ public final class ToastSession {
         // the XSETTINGS manager are asked first, so that their answers come with the monitors.
         let compositor = display.askOwner(of: display.atoms.compositorSelection)
         let settingsManager = request.followsReducedMotion ? display.askOwner(of: display.atoms.xsettingsSelection) : nil
+        fullscreenWatch = FullscreenWatch(display: display)
+        // Whether a film covers the monitor, when that matters, travels with the monitors too.
+        let rootQuestions = request.fullscreen != .show ? fullscreenWatch.askRoot() : nil
         let targets: [Monitor]
         let panels: PendingPanels
         do throws(X11Error) {
@@ -113,11 +116,10 @@ public final class ToastSession {
         }
         self.request = request
         pointer = PointerWatch(display: display, clickThrough: request.clickThrough)
-        fullscreenWatch = FullscreenWatch(display: display)
         idleWatch = IdleWatch(display: display)
         fresh = StartingView(
             targets: targets, panels: panels, composited: display.owner(compositor) != 0,
-            settingsManager: settingsManager.map(display.owner))
+            settingsManager: settingsManager.map(display.owner), fullscreen: rootQuestions)
         let at: Int?
         switch request.delivery {
         case .at(let instant): at = Int(instant)
@@ -354,7 +356,8 @@ public final class ToastSession {
         let targets: [Monitor]
         if let fresh { targets = fresh.targets } else { targets = try Self.monitors(for: request.monitor, on: display).0 }
         let mask = request.stack ? PropertyChangeMask : NoEventMask
-        return !fullscreenWatch.covered(targets.map(\.rect), watching: watchesFullscreen ? mask : nil).contains(false)
+        return !fullscreenWatch.covered(targets.map(\.rect), watching: watchesFullscreen ? mask : nil, asked: fresh?.fullscreen)
+            .contains(false)
     }
 
     /// Calls `queued` (`--detach`) once our place is on the server: that takes a round trip,
@@ -503,6 +506,8 @@ private struct StartingView {
     var panels: PendingPanels
     var composited: Bool? = nil
     var settingsManager: Window? = nil
+    /// The root's part of the fullscreen question, asked when the policy is not `show`.
+    var fullscreen: FullscreenWatch.RootQuestions? = nil
 }
 
 extension XDisplay {
