@@ -85,6 +85,11 @@ class Server:
         self.bus_address, self.bus_pid = bus[0], int(bus[1])
         self.env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
         self.dunst = subprocess.Popen(["dunst"], env=self.env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        # A user at the keyboard: on a server nobody types on, toasts past `--idle`'s two minutes
+        # would wait for one who never comes back. The screen saver's reset sets the idle time
+        # back without moving the pointer.
+        self.active = subprocess.Popen(["sh", "-c", "while sleep 20; do xset s reset || exit 0; done"], env=self.env,
+                                       stderr=subprocess.DEVNULL)
         time.sleep(1)  # picom and dunst owning their names; setup only, nothing is measured here
 
     def set_refresh_rate(self, hz):
@@ -104,7 +109,7 @@ class Server:
         subprocess.run(["dunstctl", "close-all"], env=self.env, capture_output=True)
 
     def stop(self):
-        for p in [self.dunst, self.picom, self.xvfb]:
+        for p in [self.active, self.dunst, self.picom, self.xvfb]:
             if p:
                 p.terminate()
                 p.wait()
