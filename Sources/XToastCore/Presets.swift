@@ -42,6 +42,8 @@ extension Style {
         style.easing = .spring(damping: 0.7, velocity: 0.5)
         style.fadeIn = 0.3
         style.fadeOut = 0.3
+        // A key's confirmation, like a volume OSD: it goes through a pause.
+        style.urgent = true
         return style
     }()
 
@@ -51,6 +53,7 @@ extension Style {
         var style = Style.toast
         style.background = Color(rgb255: 144, 0, 0, alpha: 0.9)
         style.defaultDuration = .sticky
+        style.urgent = true
         return style
     }()
 

@@ -149,7 +149,7 @@ extension XDisplay {
 
     /// A format-32 property's values from its answer, nil when absent or of another type or
     /// format, or (unless `cut`) longer than was asked for: any client can write anything there.
-    fileprivate func cardinals(_ question: xcb_get_property_cookie_t, type: xcb_atom_enum_t, cut: Bool = false) -> [UInt32]? {
+    func cardinals(_ question: xcb_get_property_cookie_t, type: xcb_atom_enum_t, cut: Bool = false) -> [UInt32]? {
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         let reply = xcb_get_property_reply(connection, question, &error)
         defer {

@@ -276,6 +276,8 @@ public struct Atoms {
     public let clientList, workArea, currentDesktop, strutPartial, strut: Atom
     /// Where the accessibility bus launcher publishes its bus (see `ScreenReader`).
     public let atSpiBus: Atom
+    /// Do not disturb: the root's `_XTOAST_PAUSED` (see `Pause`).
+    public let paused: Atom
 
     init(connection: OpaquePointer, screen: Int32) {
         let names = [
@@ -285,6 +287,7 @@ public struct Atoms {
             "_XTOAST_COMMAND", "_XTOAST_SCHEDULED", "_XTOAST_STACK", "_XSETTINGS_S\(screen)", "_XSETTINGS_SETTINGS",
             "_NET_WM_WINDOW_OPACITY", "_COMPTON_SHADOW", "_NET_CLIENT_LIST", "_NET_WORKAREA", "_NET_CURRENT_DESKTOP",
             "_NET_WM_STRUT_PARTIAL", "_NET_WM_STRUT", "AT_SPI_BUS",
+            "_XTOAST_PAUSED",
         ]
         let questions = names.map { name in
             name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
@@ -305,5 +308,6 @@ public struct Atoms {
         (windowOpacity, compositorShadow) = (atoms[19], atoms[20])
         (clientList, workArea, currentDesktop, strutPartial, strut) = (atoms[21], atoms[22], atoms[23], atoms[24], atoms[25])
         atSpiBus = atoms[26]
+        paused = atoms[27]
     }
 }

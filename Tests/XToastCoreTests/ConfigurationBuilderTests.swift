@@ -281,6 +281,7 @@ struct ConfigurationBuilderTests {
             announce     = true                       # default
             animation    = fade                       # default
             stack        = false                      # default
+            urgent       = auto                       # default
             tag          =                            # default
             """
         #expect(try build().report == expected)

@@ -101,7 +101,7 @@ struct OptionTableTests {
             look == [
                 "duration", "position", "offset", "monitor", "font", "foreground", "background", "radius", "padding", "max-width",
                 "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "announce",
-                "animation", "stack", "tag",
+                "animation", "stack", "urgent", "tag",
             ])
     }
 
@@ -127,7 +127,7 @@ struct OptionTableTests {
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
                 "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
-                "announce": "true", "animation": "fade", "stack": "(none)", "tag": "(none)",
+                "announce": "true", "animation": "fade", "stack": "(none)", "urgent": "auto", "tag": "(none)",
             ])
     }
 
@@ -145,7 +145,7 @@ struct OptionTableTests {
     static let otherValues: [String: String] = [
         "duration": "sticky", "position": "top", "offset": "3,-4", "monitor": "1", "font": "Mono 9", "foreground": "#102030",
         "background": "#ff0000", "radius": "12", "padding": "3", "max-lines": "2", "fade-in": "0", "fade-out": "1.5",
-        "easing": "linear", "animation": "bounce", "announce": "false",
+        "easing": "linear", "animation": "bounce", "announce": "false", "urgent": "true",
     ]
 
     @Test(

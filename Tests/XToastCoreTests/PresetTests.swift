@@ -153,6 +153,7 @@ struct PresetTests {
         var critical = Style.toast
         critical.background = Style.critical.background
         critical.defaultDuration = .sticky
+        critical.urgent = true
         #expect(Style.presets["critical"] == critical)
         #expect(Set(NotifySend.urgencies).isSubset(of: Style.presets.keys))
     }
