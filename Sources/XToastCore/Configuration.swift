@@ -38,9 +38,16 @@ public struct Configuration: Sendable {
 
     public init() {}
 
+    /// Whether this toast goes through a pause (`xtoast --pause`): as `urgent` says, else when
+    /// it has a progress bar or a tag (an OSD such as a volume key's, as GNOME and
+    /// xfce4-notifyd let through).
+    public var goesThroughPause: Bool { style.urgent ?? (progress != nil || tag != nil) }
+
     /// What the call does besides (or instead of) showing a toast.
     public enum Mode: Equatable, Sendable {
         case show, dismiss, dismissAll, cancelScheduled, help, version, printConfig
+        /// `--pause`, `--resume`: do not disturb, and end it.
+        case pause, resume
         case generateManual
         case generateCompletion(Shell)
     }

@@ -233,6 +233,13 @@ public enum OptionTable {
             current: { String($0.clickThrough) }
         ) { config, text throws(OptionError) in config.clickThrough = try boolean(text, "click-through") },
         OptionDefinition(
+            "urgent", scope: .look,
+            help: "Show even while toasts are paused (xtoast --pause); auto: when it has a progress bar or a tag.",
+            default: "auto", current: { $0.style.urgent.map { String($0) } ?? "auto" }
+        ) { config, text throws(OptionError) in
+            config.style.urgent = text.lowercased() == "auto" ? nil : try boolean(text, "urgent")
+        },
+        OptionDefinition(
             "tag", value: "name", scope: .look,
             help: "A toast with the same tag, on screen or waiting, is replaced in place instead of queued.", current: { $0.tag }
         ) { config, text throws(OptionError) in
@@ -309,6 +316,14 @@ public enum OptionTable {
             "cancel-scheduled", scope: .invocation,
             help: "Cancel the toasts waiting for their --in/--at time (with --tag: those with that tag) and exit."
         ) { config, _ throws(OptionError) in try setMode(&config, .cancelScheduled) },
+        OptionDefinition(
+            "pause", scope: .invocation,
+            help:
+                "Do not disturb: toasts wait (urgent ones show) until --resume, or for the length given after it (30m, 1h, at most a year); then exit."
+        ) { config, _ throws(OptionError) in try setMode(&config, .pause) },
+        OptionDefinition("resume", scope: .invocation, help: "End a pause: the toasts that waited show, in order; then exit.") {
+            config, _ throws(OptionError) in try setMode(&config, .resume)
+        },
         OptionDefinition(
             "print-outcome", scope: .invocation, help: "Print how the toast ended: expired, clicked, action, replaced or dismissed."
         ) { config, _ in config.printOutcome = true },
@@ -391,6 +406,13 @@ public enum OptionTable {
         let exclusive: [Configuration.Mode] = [.dismiss, .dismissAll, .cancelScheduled]
         if exclusive.contains(config.mode) && exclusive.contains(mode) && config.mode != mode {
             throw OptionError("--dismiss, --dismiss-all and --cancel-scheduled cannot be used together")
+        }
+        let pausing: [Configuration.Mode] = [.pause, .resume]
+        if (pausing.contains(config.mode) && (pausing + exclusive).contains(mode)
+            || pausing.contains(mode) && exclusive.contains(config.mode))
+            && config.mode != mode
+        {
+            throw OptionError("--pause and --resume cannot be used together or with --dismiss, --dismiss-all or --cancel-scheduled")
         }
         // --help and --version win over everything else, as in every other tool.
         if config.mode == .help || config.mode == .version { return }

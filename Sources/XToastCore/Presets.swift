@@ -44,6 +44,8 @@ extension Style {
         style.fadeOut = 0.3
         // A HUD answers a key the user pressed: it shows over a film or a game.
         style.fullscreen = .policy(.show)
+        // A key's confirmation, like a volume OSD: it goes through a pause.
+        style.urgent = true
         return style
     }()
 
@@ -53,8 +55,9 @@ extension Style {
         var style = Style.toast
         style.background = Color(rgb255: 144, 0, 0, alpha: 0.9)
         style.defaultDuration = .sticky
-        // What is urgent shows over a fullscreen window too.
+        // What is urgent shows over a fullscreen window, and through a pause.
         style.fullscreen = .policy(.show)
+        style.urgent = true
         return style
     }()
 

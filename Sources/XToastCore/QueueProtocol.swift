@@ -11,6 +11,9 @@ public enum QueueProtocol {
         case waitFor(UInt)
         /// Our ticket is not in the queue (some client rewrote it): join again.
         case missing
+        /// Nothing is ahead, but the toasts are paused (`xtoast --pause`): stand aside until the
+        /// pause changes or ends, at `until` (a wall-clock second; nil: until `--resume`).
+        case paused(until: Int?)
     }
 
     /// The entries ahead of `me` in `queue`, nearest first, in the order their liveness is to be
@@ -26,13 +29,57 @@ public enum QueueProtocol {
     /// further than needed), and the tickets this one replaces: shown toasts it is to be drawn
     /// over do not hold it back, as long as they still have its tag (their ids may have gone to
     /// new clients since).
-    public static func turn(ahead: [UInt]?, tag: String? = nil, replacing: Set<UInt> = [], ticket: (UInt) -> Ticket?) -> Turn {
+    ///
+    /// While `pause` lasts (as this process read it), a ticket marked `held` ahead holds nobody
+    /// back: an urgent toast (`through`) passes it and shows, any other stands aside as well
+    /// (`.paused`). A held mark read after the pause ended blocks as any live ticket does, so
+    /// that when it ends the held toasts go in their order. A held toast clears its mark before
+    /// it looks again, and checks behind itself before it shows (`firstThrough`): a toast that
+    /// passed it marked itself `through` before it looked.
+    public static func turn(
+        ahead: [UInt]?, tag: String? = nil, replacing: Set<UInt> = [], pause: Pause? = nil, through: Bool = false,
+        ticket: (UInt) -> Ticket?
+    ) -> Turn {
         guard let ahead else { return .missing }
         let blocking = ahead.first { entry in
             guard let info = ticket(entry) else { return false }
+            if pause != nil && info.pause == .held { return false }
             return !(replacing.contains(entry) && info.tag == tag)
         }
-        return blocking.map(Turn.waitFor) ?? .mine
+        if let blocking { return .waitFor(blocking) }
+        if let pause, !through { return .paused(until: pause.end) }
+        return .mine
+    }
+
+    /// Whether a turn decided on the entries `ahead` (as the queue was read before their tickets)
+    /// still holds for the queue read again after them (`latest`, the entries ahead then). The
+    /// queue may have changed meanwhile: a toast with a tag may have gone ahead of us (behind a
+    /// shown one with its tag that has ended since), or the ticket we would wait for may be a
+    /// new client's by now, on an id the server gave again, behind us (waiting for it would wait
+    /// in a circle). Then the look is done again; nothing else happened if it holds.
+    public static func stillHolds(_ turn: Turn, ahead: [UInt], latest: [UInt]?) -> Bool {
+        guard let latest else { return false }
+        switch turn {
+        case .mine, .paused:
+            let known = Set(ahead)
+            return latest.allSatisfy(known.contains)
+        case .waitFor(let entry): return latest.contains(entry)
+        case .missing: return true
+        }
+    }
+
+    /// The entries behind `me` in `queue`, nearest first (empty when `me` is not there).
+    public static func behind(of me: UInt, in queue: [UInt]) -> [UInt] {
+        guard let position = queue.firstIndex(of: me) else { return [] }
+        return Array(queue[(position + 1)...])
+    }
+
+    /// Before a toast that stood aside for a pause (or took the place of one) shows: the first
+    /// live ticket among `behind` marked `through`, which is on screen or may be, to wait for
+    /// first; nil when there is none. Toasts behind never pass a ticket that is not held, so
+    /// only one that held (or stands where one held) needs to look.
+    public static func firstThrough(behind: [UInt], ticket: (UInt) -> Ticket?) -> UInt? {
+        behind.first { ticket($0)?.pause == .through }
     }
 
     /// Where a tagged toast goes and whom it replaces.
@@ -43,6 +90,13 @@ public enum QueueProtocol {
         /// the tag, and whoever those were themselves still to tell. Its turn does not wait for
         /// them.
         public var replaces: [UInt]
+        /// Whether it went ahead of other tickets (in the place of a waiting one): one behind
+        /// may have passed that one during a pause, so it checks behind before it shows
+        /// (`firstThrough`).
+        public var checksBehind: Bool
+        /// Whether one it replaces went through a pause (`through`): its update goes through as
+        /// well, and is marked so at once.
+        public var inheritsThrough: Bool
     }
 
     /// A toast with `tag` joining `queue`. Waiting tickets with the tag give it their place
@@ -61,7 +115,7 @@ public enum QueueProtocol {
         let queue = TicketQueue.pruned(queue, removing: [me])
         let withTag = tag == nil ? [] : queue.filter { ticket($0)?.tag == tag }
         guard let first = withTag.first, let firstIndex = queue.firstIndex(of: first) else {
-            return Placement(queue: queue + [me], replaces: [])
+            return Placement(queue: queue + [me], replaces: [], checksBehind: false, inheritsThrough: false)
         }
         var replaces = withTag
         for old in withTag.flatMap(inherited) where old != me && !replaces.contains(old) && ticket(old)?.tag == tag {
@@ -73,6 +127,7 @@ public enum QueueProtocol {
         // Behind the last shown one with the tag, else where the first one was.
         let place = result.lastIndex(where: shown.contains).map { $0 + 1 } ?? queue[..<firstIndex].filter { !gone.contains($0) }.count
         result.insert(me, at: place)
-        return Placement(queue: result, replaces: replaces)
+        let inheritsThrough = replaces.contains { ticket($0)?.pause == .through }
+        return Placement(queue: result, replaces: replaces, checksBehind: place < result.count - 1, inheritsThrough: inheritsThrough)
     }
 }

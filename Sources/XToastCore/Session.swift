@@ -77,7 +77,7 @@ public struct Session: Sendable {
         case grace(until: Double)
         /// `--in`/`--at`: waiting to be due.
         case scheduled
-        /// In the queue, waiting for the turn.
+        /// In the queue, waiting for the turn (or standing aside for a pause).
         case waiting
         /// On screen (from the moment `show` is asked for).
         case showing
@@ -117,6 +117,9 @@ public struct Session: Sendable {
         case queueChanged
         /// What the queue says (see `QueueProtocol.turn`), after a `lookAtTurn`.
         case turn(QueueProtocol.Turn)
+        /// The pause (`xtoast --pause`) changed, or its end came: a toast standing aside looks
+        /// again.
+        case pauseChanged
         /// A stacked toast before ours came, went or changed size.
         case stackChanged
         /// A command from another xtoast (`--dismiss`, a toast with our tag).
@@ -165,6 +168,9 @@ public struct Session: Sendable {
         case rejoin
         /// Wait for this ticket: its end or change comes as `.queueChanged`.
         case watch(UInt)
+        /// Stand aside for a pause: mark the ticket held, and say `.pauseChanged` when the pause
+        /// changes or its end comes (`until`, a wall-clock second; nil: until `--resume`).
+        case hold(until: Int?)
         /// Put up windows for this content and answer with `.shown`; `morph`: grow out of the
         /// toast on screen (an update), which stays until the new one is drawn.
         case show(ToastContent, DisplayDuration, morph: Bool)
@@ -241,6 +247,8 @@ public struct Session: Sendable {
     private var frameInterval: Double
     private var composited = true
     private var toldQueued = false
+    /// Standing aside for a pause: the last turn was `.paused`.
+    private var holding = false
     private var spoken = false
     /// Waiting to know whether a fullscreen window covers the toast's monitors, or for it to go.
     private var awaitingFullscreen = false
@@ -334,11 +342,17 @@ public struct Session: Sendable {
             return phase == .waiting ? [.lookAtTurn] : []
         case .turn(let turn):
             guard phase == .waiting else { return [] }
+            holding = false
             switch turn {
             case .mine: return showUnlessCovered()
             case .missing: return [.rejoin, .lookAtTurn]
             case .waitFor(let ticket): return [.watch(ticket)]
+            case .paused(let until):
+                holding = true
+                return [.hold(until: until)]
             }
+        case .pauseChanged:
+            return phase == .waiting && holding ? [.lookAtTurn] : []
         case .stackChanged:
             return phase == .showing && plan.stack ? [.restack] : []
         case .remote(let command):

@@ -76,6 +76,9 @@ public struct Style: Equatable, Sendable {
     public var spinnerFrameRate: Double
     /// Seconds for one turn of the spinner.
     public var spinnerPeriod: Double
+    /// Whether it goes through a pause (`--urgent`, `urgent = true`); nil: when it has a
+    /// progress bar or a tag, as a volume key's toast (see `Configuration.goesThroughPause`).
+    public var urgent: Bool?
     /// The spinner's stroke, as a fraction of its size, and the opacity of its ring.
     public var spinnerLineWidth: Double
     public var spinnerTrackOpacity: Double
@@ -141,6 +144,7 @@ public struct Style: Equatable, Sendable {
         runResultHold: 2,
         spinnerFrameRate: 30,
         spinnerPeriod: 1,
+        urgent: nil,
         spinnerLineWidth: 0.12,
         spinnerTrackOpacity: 0.25,
         borderWidth: 0,

@@ -15,12 +15,24 @@ public struct Ticket: Equatable, Sendable {
     public var at: Int?
     /// For a stacked toast (`--stack`): the position it stacks at.
     public var stack: Position?
+    /// Where the toast stands towards a pause (`xtoast --pause`), if anywhere.
+    public var pause: PauseMark?
 
-    public init(pid: Int, tag: String?, at: Int? = nil, stack: Position? = nil) {
+    /// A ticket's word on a pause (`pause=`), for the toasts behind it (README "Protocol").
+    public enum PauseMark: String, Sendable {
+        /// Standing aside until the pause ends: toasts behind may pass it while the pause lasts.
+        case held
+        /// Going through the pause (an urgent toast): on screen, or about to decide whether it
+        /// may be. Set before it looks, so that a held toast that looks later sees it.
+        case through
+    }
+
+    public init(pid: Int, tag: String?, at: Int? = nil, stack: Position? = nil, pause: PauseMark? = nil) {
         self.pid = pid
         self.tag = tag
         self.at = at
         self.stack = stack
+        self.pause = pause
     }
 
     /// The property value: `v=1\npid=123\ntag=volume\n`.
@@ -29,6 +41,7 @@ public struct Ticket: Equatable, Sendable {
         if let tag { text += "tag=\(tag)\n" }
         if let at { text += "at=\(at)\n" }
         if let stack { text += "stack=\(stack.rawValue)\n" }
+        if let pause { text += "pause=\(pause.rawValue)\n" }
         return Array(text.utf8)
     }
 
@@ -41,6 +54,7 @@ public struct Ticket: Equatable, Sendable {
         var tag: String?
         var at: Int?
         var stack: Position?
+        var pause: PauseMark?
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             // By scalar, not by Character: a tag may start with a combining mark or a joiner,
             // which would fuse with the "=" into one Character and hide it.
@@ -60,11 +74,13 @@ public struct Ticket: Equatable, Sendable {
             case "stack":
                 guard let position = Position(rawValue: value) else { return nil }
                 stack = position
+            // A later version's word is no mark this version knows: the toast blocks as any.
+            case "pause": pause = PauseMark(rawValue: value)
             default: continue  // a later version's key: ignored, not fatal
             }
         }
         guard version == Ticket.version, let pid, pid > 0 else { return nil }
-        self.init(pid: pid, tag: tag, at: at, stack: stack)
+        self.init(pid: pid, tag: tag, at: at, stack: stack, pause: pause)
     }
 
     /// A tag is 1 to 256 bytes of UTF-8 without control characters (C0, DEL or C1): it is

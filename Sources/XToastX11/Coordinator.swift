@@ -14,7 +14,8 @@ final class Coordinator {
     let display: XDisplay
     /// Our ticket window.
     let ticket: Window
-    let info: Ticket
+    /// What our ticket says (its pause mark changes).
+    private(set) var info: Ticket
     /// Tickets with our tag that we took the place of, to tell once our toast is drawn.
     private(set) var replaces: [Window] = []
     /// Where the toast we replace is on screen, and its progress value, for the transition.
@@ -31,10 +32,21 @@ final class Coordinator {
     private var left = false
     /// The stacked tickets before ours that we watch for appearing, resizing and leaving.
     private var watchedStack = Set<Window>()
+    /// Whether the toast goes through a pause (`--urgent`), or took over from one that went
+    /// through it (an update of a toast on screen).
+    private let urgent: Bool
+    private var inheritedThrough = false
+    private var through: Bool { urgent || inheritedThrough }
+    /// Whether a toast behind may have passed ours during a pause: ours stood aside (or took the
+    /// place of a waiting one), so it looks behind before it shows.
+    private var checksBehind = false
+    /// Whether the root's property changes reach us (to hear the pause change).
+    private var listensForPause = false
 
-    init(display: XDisplay, tag: String?, at: Int?, stack: Position?, warn: @escaping (String) -> Void) {
+    init(display: XDisplay, tag: String?, at: Int?, stack: Position?, urgent: Bool = false, warn: @escaping (String) -> Void) {
         self.display = display
         self.warn = warn
+        self.urgent = urgent
         info = Ticket(pid: Int(getpid()), tag: tag, at: at, stack: stack)
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1
@@ -78,6 +90,14 @@ final class Coordinator {
                 // before the queue changes, so that it reads its command before it finds itself
                 // missing from the queue (and does not join again).
                 for old in replaces where !plan.onScreen.contains(old) { send(.replaced, to: old) }
+                checksBehind = checksBehind || plan.checksBehind
+                if plan.inheritsThrough {
+                    // Marked before the queue has us: a held toast ahead that looks behind
+                    // itself later sees the update that will be drawn over a toast on screen.
+                    inheritedThrough = true
+                    info.pause = .through
+                    touch()
+                }
                 writeQueue(plan.queue)
                 XUngrabServer(dpy)
                 XFlush(dpy)
@@ -92,7 +112,8 @@ final class Coordinator {
     /// over whoever that one was still to tell, so that a chain of quick replacements never
     /// leaves an old toast on screen), else at the end.
     private func placeWithTag(in queue: [UInt]) -> (
-        queue: [UInt], replaces: [Window], shown: (rect: Rect, progress: Double?)?, onScreen: Set<Window>
+        queue: [UInt], replaces: [Window], shown: (rect: Rect, progress: Double?)?, onScreen: Set<Window>, checksBehind: Bool,
+        inheritsThrough: Bool
     ) {
         // The queue's tickets in one round trip; the few ids a replaced ticket inherited, if any,
         // one by one.
@@ -115,7 +136,10 @@ final class Coordinator {
                 display.listProperty(Window($0), display.atoms.replaces, type: Atom(XA_WINDOW), limit: TicketQueue.entryLimit) ?? []
             })
         let onScreen = plan.replaces.compactMap { old in shown(old).map { (Window(old), $0) } }
-        return (plan.queue, plan.replaces.map { Window($0) }, onScreen.first?.1, Set(onScreen.map(\.0)))
+        return (
+            plan.queue, plan.replaces.map { Window($0) }, onScreen.first?.1, Set(onScreen.map(\.0)), plan.checksBehind,
+            plan.inheritsThrough
+        )
     }
 
     /// Joins again after `turn` found us missing: someone wrote garbage over the queue (our
@@ -239,8 +263,15 @@ final class Coordinator {
     // MARK: Whose turn it is
 
     /// Looks at the queue: whose turn it is, and whom to wait for (see `watch`).
-    func turn() -> QueueProtocol.Turn {
-        var queue = display.readQueue()
+    func turn() -> QueueProtocol.Turn { turn(attempt: 0) }
+
+    private func turn(attempt: Int) -> QueueProtocol.Turn {
+        // A held ticket is cleared before we look: a toast behind that reads it after this no
+        // longer passes us, and one that read it before marked itself `through` first, which
+        // the look behind finds.
+        if info.pause == .held { mark(nil) }
+        var (queue, pause) = display.queueAndPause(now: Wakeups.wallClock())
+        if pause != nil && prepareForPause() { (queue, pause) = display.queueAndPause(now: Wakeups.wallClock()) }
         if !queue.contains(UInt(ticket)) && queue.count >= TicketQueue.entryLimit {
             // We are past the part of the list anyone reads: dead entries go (garbage written
             // there by some client); if every one is alive, we wait for the first to end.
@@ -257,18 +288,86 @@ final class Coordinator {
         var known: [UInt: Ticket?] = [:]
         var asked = 0
         var batch = 1
+        // The queue asked again with each batch, in the same round trip.
+        var latest: [UInt]?
         // The shown toasts we replace stay ahead of us until ours is drawn over them.
-        let turn = QueueProtocol.turn(ahead: ahead, tag: info.tag, replacing: Set(replaces.map { UInt($0) })) { entry in
+        let turn = QueueProtocol.turn(
+            ahead: ahead, tag: info.tag, replacing: Set(replaces.map { UInt($0) }), pause: pause, through: through
+        ) { entry in
             if known[entry] == nil, let ahead {
                 let chunk = ahead[asked..<min(asked + batch, ahead.count)].map { Window($0) }
                 for window in chunk where window != watched { XSelectInput(display.pointer, window, Self.waitMask) }
-                for (window, found) in zip(chunk, display.tickets(chunk)) { known[UInt(window)] = found }
+                let (found, queueNow) = display.ticketsThenQueue(chunk)
+                for (window, ticket) in zip(chunk, found) { known[UInt(window)] = ticket }
+                latest = queueNow
                 asked += chunk.count
                 batch *= 2
             }
             return known[entry] ?? nil
         }
+        // Bounded: each new look needs another client to have changed the queue meanwhile.
+        if let latest, attempt < 8,
+            !QueueProtocol.stillHolds(turn, ahead: ahead ?? [], latest: QueueProtocol.ahead(of: UInt(ticket), in: latest))
+        {
+            return self.turn(attempt: attempt + 1)
+        }
+        switch turn {
+        case .mine where checksBehind:
+            if let passer = lookBehind(in: queue) { return .waitFor(passer) }
+        case .waitFor where info.pause == .through:
+            // Not about to show: a held toast that looks behind need not wait for us.
+            mark(nil)
+        default: break
+        }
         return turn
+    }
+
+    // MARK: Pauses
+
+    /// Before a look during a pause: listen for the pause to change (selected before the pause
+    /// is read again, so that no change is missed) or, going through it, say so before looking
+    /// (see `turn`). True when the queue and the pause are to be read again.
+    private func prepareForPause() -> Bool {
+        var again = false
+        if !through && !listensForPause {
+            listensForPause = true
+            XSelectInput(display.pointer, display.root, PropertyChangeMask)
+            again = true
+        }
+        if through && info.pause != .through {
+            mark(.through)
+            again = true
+        }
+        return again
+    }
+
+    /// Stands aside for a pause: the ticket is marked held, so that toasts behind may pass it
+    /// while the pause lasts; before it shows, it looks behind itself.
+    func hold() {
+        checksBehind = true
+        if info.pause != .held { mark(.held) }
+    }
+
+    /// The first ticket behind ours marked `through` (on screen or about to decide), asked about
+    /// in one round trip after selecting their events, so that one that ends after the check
+    /// still wakes us. Only a toast that stood aside asks: the normal path pays nothing.
+    private func lookBehind(in queue: [UInt]) -> UInt? {
+        let behind = QueueProtocol.behind(of: UInt(ticket), in: queue)
+        guard !behind.isEmpty else { return nil }
+        let windows = behind.map { Window($0) }
+        for window in windows where window != watched { XSelectInput(display.pointer, window, Self.waitMask) }
+        let found = Dictionary(zip(behind, display.tickets(windows)), uniquingKeysWith: { $1 })
+        return QueueProtocol.firstThrough(behind: behind) { found[$0] ?? nil }
+    }
+
+    /// Whether an event is a change of the pause on the root.
+    func affectsPause(_ event: inout XEvent) -> Bool {
+        event.type == PropertyNotify && event.xproperty.window == display.root && event.xproperty.atom == display.atoms.paused
+    }
+
+    private func mark(_ mark: Ticket.PauseMark?) {
+        info.pause = mark
+        touch()
     }
 
     /// What a waiting process hears of the ticket it waits for: its end, and its touches.

@@ -9,8 +9,26 @@ extension XDisplay {
     /// together through XCB: one round trip for any number of windows, where asking one by one
     /// took one each (a long queue over `ssh -X`).
     public func tickets(_ windows: [Window]) -> [Ticket?] {
+        answers(to: askTickets(windows))
+    }
+
+    /// `tickets`, and the queue asked again after them in the same round trip (see
+    /// `QueueProtocol.stillHolds`).
+    func ticketsThenQueue(_ windows: [Window]) -> ([Ticket?], [UInt]) {
+        let questions = askTickets(windows)
+        let queueQuestion = xcb_get_property(
+            connection, 0, xcb_window_t(truncatingIfNeeded: root), xcb_atom_t(atoms.queue), xcb_atom_t(XA_WINDOW), 0,
+            UInt32(TicketQueue.entryLimit))
+        let found = answers(to: questions)
+        let entries = cardinals(queueQuestion, type: XCB_ATOM_WINDOW, cut: true) ?? []
+        return (found, TicketQueue.pruned(entries.map { UInt($0) }, removing: []))
+    }
+
+    private typealias TicketQuestion = (xcb_get_window_attributes_cookie_t, xcb_get_property_cookie_t)
+
+    private func askTickets(_ windows: [Window]) -> [TicketQuestion?] {
         let longs = UInt32((Ticket.byteLimit + 3) / 4)
-        let questions = windows.map { window in
+        return windows.map { window in
             let id = xcb_window_t(truncatingIfNeeded: window)
             // An id past 32 bits comes from garbage: the truncated id must not be asked about.
             return window == UInt(id) && window != 0
@@ -19,7 +37,10 @@ extension XDisplay {
                     xcb_get_property(connection, 0, id, xcb_atom_t(atoms.ticket), xcb_atom_t(atoms.utf8String), 0, longs)
                 ) : nil
         }
-        return questions.map { question in
+    }
+
+    private func answers(to questions: [TicketQuestion?]) -> [Ticket?] {
+        questions.map { question in
             guard let (attributesQuestion, propertyQuestion) = question else { return nil }
             var error: UnsafeMutablePointer<xcb_generic_error_t>?
             let attributes = xcb_get_window_attributes_reply(connection, attributesQuestion, &error)

@@ -38,6 +38,8 @@ public struct ToastRequest: Sendable {
     public var idleThreshold = 0.0
     /// Tell a running screen reader what the toast says as it appears (`announce`).
     public var announce = true
+    /// Show even while toasts are paused (`--urgent`; see `Configuration.goesThroughPause`).
+    public var urgent = false
 
     public init(
         content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,
@@ -127,7 +129,8 @@ public final class ToastSession {
         case .now: at = nil
         }
         coordinator = Coordinator(
-            display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil, warn: warn)
+            display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil, urgent: request.urgent,
+            warn: warn)
     }
 
     /// Frames per second when RandR does not know the monitor's refresh rate.
@@ -248,6 +251,7 @@ public final class ToastSession {
         if let command = coordinator.command(in: &event) { return .remote(command) }
         if request.stack && coordinator.affectsStack(&event) { return .stackChanged }
         if coordinator.affectsTurn(&event) { return .queueChanged }
+        if coordinator.affectsPause(&event) { return .pauseChanged }
         if watchesFullscreen && fullscreenWatch.affects(event) { return .fullscreenChanged }
         if idleWatch.handle(event) { return .userReturned }
         if let showing = interpreter.showing, let translated = showing.handle(&event) { return translated }
@@ -270,6 +274,7 @@ public final class ToastSession {
             return .lines(input.readLines())
         case .due: return .due
         case .zoneChanged: return .zoneChanged
+        case .pauseEnded: return .pauseChanged
         case .connection, .timer: return nil
         }
     }
@@ -299,6 +304,9 @@ public final class ToastSession {
                 // Nothing else will wake us: look at once.
                 interpreter.looksAtTurn = true
             case .watch(let ticket): coordinator.watch(Window(ticket))
+            case .hold(let until):
+                coordinator.hold()
+                wakeups.armPauseEnd(at: until.map(Double.init))
             case .show(let next, let hold, let morph):
                 // What is on screen stays until the newest is drawn over it: in a burst of
                 // updates the one not drawn yet simply goes.

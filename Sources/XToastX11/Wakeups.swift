@@ -12,6 +12,8 @@ public final class Wakeups {
     /// Changes to the local time zone file (inotify on its folder); -1 when not watched.
     private var zoneDescriptor: Int32 = -1
     private var zoneFileName = ""
+    /// The end of a pause that a toast stands aside for, on the wall clock; -1 until armed.
+    private var pauseDescriptor: Int32 = -1
 
     /// The signals xtoast handles: they are blocked from delivery here and read in the loop.
     /// SIGCHLD tells that a `--run` command ended.
@@ -36,6 +38,23 @@ public final class Wakeups {
         close(timerDescriptor)
         if scheduleDescriptor >= 0 { close(scheduleDescriptor) }
         if zoneDescriptor >= 0 { close(zoneDescriptor) }
+        if pauseDescriptor >= 0 { close(pauseDescriptor) }
+    }
+
+    /// Arms a timer for the end of a pause (`_XTOAST_PAUSED`, a wall-clock second), or disarms
+    /// it for nil. CLOCK_REALTIME with an absolute deadline, as `--at`: it fires when the wall
+    /// clock gets there, however the clock is set meanwhile, and at once on resume if the end
+    /// passed while the machine slept. Without a timer (none left) the toast still hears a
+    /// `--resume`.
+    func armPauseEnd(at end: Double?) {
+        if pauseDescriptor < 0 {
+            guard end != nil else { return }
+            pauseDescriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+            guard pauseDescriptor >= 0 else { return }
+        }
+        var spec = itimerspec()
+        if let end { spec.it_value = Wakeups.timespecFrom(max(end, 1e-6)) }
+        timerfd_settime(pauseDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
     /// Watches the local time zone (`$TZ` when it names a file as `:/path`, else
@@ -134,6 +153,8 @@ public final class Wakeups {
         case due
         /// The local time zone changed.
         case zoneChanged
+        /// The end of a pause has come (`armPauseEnd`).
+        case pauseEnded
         /// Standard input has something to read (or has ended).
         case input
         /// A signal the terminal sent (Ctrl-C): it went to the whole foreground process group,
@@ -157,6 +178,7 @@ public final class Wakeups {
             pollfd(fd: scheduleDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: zoneDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: pauseDescriptor, events: Int16(POLLIN), revents: 0),
         ]
         while poll(&fds, nfds_t(fds.count), -1) < 0 {
             guard errno == EINTR else { return [.connection] }
@@ -183,6 +205,11 @@ public final class Wakeups {
         }
         if fds[4].revents != 0 && zoneFileChanged() { events.append(.zoneChanged) }
         if fds[5].revents != 0 { events.append(.input) }
+        if fds[6].revents != 0 {
+            var expirations: UInt64 = 0
+            _ = read(pauseDescriptor, &expirations, 8)
+            events.append(.pauseEnded)
+        }
         return events
     }
 

@@ -280,6 +280,8 @@ public struct Atoms {
     public let windowTypeDesktop: Atom
     /// Where the accessibility bus launcher publishes its bus (see `ScreenReader`).
     public let atSpiBus: Atom
+    /// Do not disturb: the root's `_XTOAST_PAUSED` (see `Pause`).
+    public let paused: Atom
 
     init(connection: OpaquePointer, screen: Int32) {
         let names = [
@@ -290,6 +292,7 @@ public struct Atoms {
             "_NET_WM_WINDOW_OPACITY", "_COMPTON_SHADOW", "_NET_CLIENT_LIST", "_NET_WORKAREA", "_NET_CURRENT_DESKTOP",
             "_NET_WM_STRUT_PARTIAL", "_NET_WM_STRUT", "AT_SPI_BUS", "_NET_CLIENT_LIST_STACKING", "_NET_WM_STATE_FULLSCREEN",
             "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_WINDOW_TYPE_DESKTOP",
+            "_XTOAST_PAUSED",
         ]
         let questions = names.map { name in
             name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
@@ -313,5 +316,6 @@ public struct Atoms {
         (clientListStacking, wmStateFullscreen, wmStateHidden, wmStateMaximizedVert, wmStateMaximizedHorz) =
             (atoms[27], atoms[28], atoms[29], atoms[30], atoms[31])
         windowTypeDesktop = atoms[32]
+        paused = atoms[33]
     }
 }

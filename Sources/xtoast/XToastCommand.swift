@@ -26,20 +26,30 @@ struct XToastCommand {
     let reschedule: (@Sendable () -> Double?)?
     /// The command of `--run`, nil without it.
     let runCommand: [String]?
+    /// `--pause`'s length in seconds (the words after it); nil: until `--resume`.
+    let pauseLength: Double?
 
     init(arguments: [String]) throws(CommandError) {
         var commandLineOnly = ConfigurationBuilder()
-        do {
+        do throws(OptionError) {
             parsed = try CommandLineParser.parse(arguments)
             try commandLineOnly.apply(commandLine: parsed.options)
             request = commandLineOnly.configuration
             switch request.mode {
             case .help, .version, .generateManual, .generateCompletion:
                 // Asked for help, the rest of the line is not judged.
+                (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
+            case .pause, .resume:
                 (delivery, reschedule, runCommand) = (.now, nil, nil)
+                if request.delay != nil || request.at != nil {
+                    throw OptionError("--pause takes its length as the word after it (xtoast --pause 1h), not --in or --at")
+                }
+                if request.mode == .resume && !parsed.words.isEmpty { throw OptionError("--resume takes no words") }
+                pauseLength = try Pause.length(words: parsed.words)
             case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
                 (delivery, reschedule) = try Scheduling.delivery(for: request)
                 runCommand = try Invocation.check(request, parsed)
+                pauseLength = nil
             }
         } catch {
             throw .usage(error.message)
@@ -64,7 +74,7 @@ struct XToastCommand {
         case .show:
             // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
             if !request.detach { startLoadingFonts() }
-        case .dismiss, .dismissAll, .cancelScheduled, .printConfig:
+        case .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume:
             break
         }
         let message = request.mode == .show ? try self.message() : ""
@@ -124,8 +134,18 @@ struct XToastCommand {
         if settings.mode == .printConfig {
             var report = builder.report + "\n"
             if let displayError { report += "# X resources not read: \(displayError.description)\n" }
+            if let pause = display?.pause(now: Wakeups.wallClock()) {
+                let now = Wakeups.wallClock()
+                report += pause.end.map { "# toasts paused for \(Int(Double($0) - now)) s more\n" } ?? "# toasts paused until --resume\n"
+            }
             report += configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
             Output.write(report)
+            return ExitStatus.success
+        }
+
+        // Do not disturb: the state is the root's, for every toast on this display.
+        if settings.mode == .pause || settings.mode == .resume, let display {
+            display.setPause(settings.mode == .pause ? Pause(length: pauseLength, from: Wakeups.wallClock()) : nil)
             return ExitStatus.success
         }
 
@@ -136,8 +156,9 @@ struct XToastCommand {
             for list in lists {
                 _ = display.send(.dismiss, in: list) { tickets in
                     if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
-                    // --dismiss: the first of each, the oldest toast on screen there.
-                    return settings.mode == .dismiss ? Array(tickets.prefix(1)) : tickets
+                    // --dismiss: the first of each, the oldest toast on screen there (not one
+                    // standing aside for a pause).
+                    return settings.mode == .dismiss ? Array(tickets.filter { $0.1.pause != .held }.prefix(1)) : tickets
                 }
             }
             return ExitStatus.success
@@ -206,6 +227,7 @@ struct XToastCommand {
             toast.clickThrough = settings.clickThrough
             toast.fullscreen = settings.fullscreenPolicy
             toast.idleThreshold = settings.style.idleThreshold
+            toast.urgent = settings.goesThroughPause
             if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
             toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
             if let runCommand {

@@ -284,6 +284,7 @@ struct ConfigurationBuilderTests {
             animation    = fade                       # default
             stack        = false                      # default
             click-through = false                     # default
+            urgent       = auto                       # default
             tag          =                            # default
             """
         #expect(try build().report == expected)

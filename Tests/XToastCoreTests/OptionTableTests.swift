@@ -101,7 +101,7 @@ struct OptionTableTests {
             look == [
                 "duration", "position", "offset", "monitor", "fullscreen", "idle", "font", "foreground", "background", "radius", "padding",
                 "max-width", "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "announce",
-                "animation", "stack", "click-through", "tag",
+                "animation", "stack", "click-through", "urgent", "tag",
             ])
     }
 
@@ -128,7 +128,7 @@ struct OptionTableTests {
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
                 "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
-                "announce": "true", "animation": "fade", "stack": "(none)", "click-through": "(none)", "tag": "(none)",
+                "announce": "true", "animation": "fade", "stack": "(none)", "click-through": "(none)", "urgent": "auto", "tag": "(none)",
             ])
     }
 
@@ -146,7 +146,7 @@ struct OptionTableTests {
     static let otherValues: [String: String] = [
         "duration": "sticky", "position": "top", "offset": "3,-4", "monitor": "1", "font": "Mono 9", "foreground": "#102030",
         "background": "#ff0000", "radius": "12", "padding": "3", "max-lines": "2", "fade-in": "0", "fade-out": "1.5",
-        "easing": "linear", "animation": "bounce", "announce": "false", "fullscreen": "drop", "idle": "0",
+        "easing": "linear", "animation": "bounce", "announce": "false", "fullscreen": "drop", "idle": "0", "urgent": "true",
     ]
 
     @Test(

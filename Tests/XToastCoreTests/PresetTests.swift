@@ -158,6 +158,7 @@ struct PresetTests {
         critical.background = Style.critical.background
         critical.defaultDuration = .sticky
         critical.fullscreen = .policy(.show)
+        critical.urgent = true
         #expect(Style.presets["critical"] == critical)
         #expect(Set(NotifySend.urgencies).isSubset(of: Style.presets.keys))
     }

@@ -199,6 +199,8 @@ struct Simulation {
             processes[index].replaces = []
         case .missing:
             throw failure("\(index) went missing from \(readQueue) without anyone rewriting it")
+        case .paused:
+            throw failure("\(index) stood aside without a pause")
         case .waitFor(let ahead):
             if processes[index].watching != ahead {
                 if let old = processes[index].watching { watchers[old]?.remove(index) }

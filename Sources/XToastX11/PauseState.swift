@@ -1,0 +1,34 @@
+import CX11
+import XToastCore
+
+/// Do not disturb on the server: the root's `_XTOAST_PAUSED` (see `Pause`), read and written.
+extension XDisplay {
+    /// The pause as the root says it at `now` (wall clock, seconds since 1970); nil: not paused.
+    /// A round trip.
+    public func pause(now: Double) -> Pause? {
+        // Two values asked for: a longer list is garbage, and reads as not paused.
+        Pause.reading(listProperty(root, atoms.paused, type: Atom(XA_CARDINAL), limit: 2), now: now)
+    }
+
+    /// Pauses the toasts on this display (nil: resumes them), and waits until the server has it.
+    public func setPause(_ pause: Pause?) {
+        if let pause {
+            setListProperty(root, atoms.paused, type: Atom(XA_CARDINAL), pause.encoded)
+        } else {
+            XDeleteProperty(pointer, root, atoms.paused)
+        }
+        XSync(pointer, 0)
+    }
+
+    /// The queue (as `readQueue`) and the pause at `now`, asked together: one round trip, as the
+    /// queue alone took, so that a toast that never meets a pause pays nothing for it.
+    func queueAndPause(now: Double) -> (queue: [UInt], pause: Pause?) {
+        let root = xcb_window_t(truncatingIfNeeded: self.root)
+        let pauseQuestion = xcb_get_property(connection, 0, root, xcb_atom_t(atoms.paused), xcb_atom_t(XA_CARDINAL), 0, 2)
+        let queueQuestion = xcb_get_property(
+            connection, 0, root, xcb_atom_t(atoms.queue), xcb_atom_t(XA_WINDOW), 0, UInt32(TicketQueue.entryLimit))
+        let pause = Pause.reading(cardinals(pauseQuestion, type: XCB_ATOM_CARDINAL, cut: true)?.map { UInt($0) }, now: now)
+        let entries = cardinals(queueQuestion, type: XCB_ATOM_WINDOW, cut: true) ?? []
+        return (TicketQueue.pruned(entries.map { UInt($0) }, removing: []), pause)
+    }
+}

@@ -1,0 +1,145 @@
+import CX11
+import Foundation
+import Testing
+
+/// Do not disturb without a daemon (`xtoast --pause`, `--resume`; README "Protocol"), on a
+/// private Xvfb: a pause on the shared display would hold the other suites' toasts.
+@Suite("Do not disturb")
+struct DoNotDisturbTests {
+    static let quick = ["--duration", "0.3", "--fade-in", "0", "--fade-out", "0"]
+
+    @Test func pausedToastsWaitAnUrgentOneShowsAndTheRestFollowInOrder() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let paused = try XToastProcess.run(["--pause"], display: server.name)
+        #expect(paused.status == 0 && paused.stdout.isEmpty && paused.stderr.isEmpty)
+        #expect(watcher.longs(watcher.root, "_XTOAST_PAUSED", type: Atom(XA_CARDINAL)) == [0])
+
+        let toasts = try (0..<3).map { i -> XToastProcess in
+            let toast = try XToastProcess(Self.quick + ["Toast \(i)"], display: server.name)
+            try waitForQueue(watcher, length: i + 1)
+            return toast
+        }
+        // Each stands aside, marked on its ticket; nothing is on screen.
+        try watcher.waitUntil("three held tickets") { watcher.queue().filter { watcher.ticketText($0).contains("pause=held") }.count == 3 }
+        #expect(watcher.mappedToasts().isEmpty)
+
+        // A progress bar goes through (a volume key's toast), past the three.
+        let volume = try XToastProcess(Self.quick + ["--progress", "40", "Volume"], display: server.name)
+        let window = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.pid(window) == volume.child.pid)
+        #expect(try volume.wait().status == 0)
+        #expect(toasts.allSatisfy { $0.child.isRunning })
+
+        let resumed = try XToastProcess.run(["--resume"], display: server.name)
+        #expect(resumed.status == 0 && resumed.stdout.isEmpty)
+        #expect(watcher.longs(watcher.root, "_XTOAST_PAUSED", type: Atom(XA_CARDINAL)).isEmpty)
+        let events = try watcher.recordToasts(timeout: 20) { $0.filter { !$0.mapped }.count == 3 }
+        #expect(events.filter(\.mapped).map(\.pid) == toasts.map(\.child.pid))
+        #expect(events.map(\.mapped) == [true, false, true, false, true, false])
+        for toast in toasts { #expect(try toast.wait().status == 0) }
+    }
+
+    @Test func aTimedPauseEndsByItselfWithNobodyRunning() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let started = Date()
+        #expect(try XToastProcess.run(["--pause", "2s"], display: server.name).status == 0)
+        #expect(Date().timeIntervalSince(started) < 1.5, "--pause returns at once")
+        let end = try #require(watcher.longs(watcher.root, "_XTOAST_PAUSED", type: Atom(XA_CARDINAL)).first)
+        let endDate = Date(timeIntervalSince1970: Double(end))
+        #expect(endDate.timeIntervalSince(started) >= 1.9 && endDate.timeIntervalSince(started) <= 3.1)
+
+        // Started during the pause: it shows when the pause ends, by its own timer.
+        let during = try XToastProcess(Self.quick + ["During"], display: server.name)
+        try watcher.waitUntil("a held ticket") { watcher.queue().contains { watcher.ticketText($0).contains("pause=held") } }
+        #expect(watcher.mappedToasts().isEmpty)
+        let window = try #require(try watcher.waitForToasts(timeout: 6).first)
+        let shownAt = Date()
+        #expect(watcher.pid(window) == during.child.pid)
+        #expect(
+            shownAt.timeIntervalSince(endDate) > -0.05 && shownAt.timeIntervalSince(endDate) < 1,
+            "shown \(shownAt.timeIntervalSince(endDate)) s after the end")
+        #expect(try during.wait().status == 0)
+
+        // A second pause, with nobody running through its end: the next toast shows at once.
+        #expect(try XToastProcess.run(["--pause", "1s"], display: server.name).status == 0)
+        let secondEnd = try #require(watcher.longs(watcher.root, "_XTOAST_PAUSED", type: Atom(XA_CARDINAL)).first)
+        // The thing under test is time passing with no xtoast alive.
+        while Date().timeIntervalSince1970 < Double(secondEnd) + 0.1 { usleep(50_000) }
+        let after = try XToastProcess(Self.quick + ["After"], display: server.name)
+        let startedAfter = Date()
+        let afterWindow = try #require(try watcher.waitForToasts(timeout: 5).first)
+        #expect(Date().timeIntervalSince(startedAfter) < 1)
+        #expect(watcher.pid(afterWindow) == after.child.pid)
+        #expect(try after.wait().status == 0)
+    }
+
+    @Test func garbageInThePausePropertyPausesNothing() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let farAhead = UInt32(Date().timeIntervalSince1970 + 10 * 366 * 86_400)
+        let values: [(type: Atom, format: Int32, bytes: [UInt8], count: Int)] = [
+            (Atom(XA_STRING), 8, Array("0".utf8), 1),
+            (Atom(XA_CARDINAL), 8, [0], 1),
+            (Atom(XA_CARDINAL), 32, longBytes([0, 0]), 2),
+            (Atom(XA_CARDINAL), 32, longBytes([UInt(farAhead)]), 1),
+            (Atom(XA_CARDINAL), 32, [], 0),
+        ]
+        for value in values {
+            watcher.setRootProperty("_XTOAST_PAUSED", type: value.type, format: value.format, bytes: value.bytes, count: value.count)
+            let toast = try XToastProcess(Self.quick + ["Shown"], display: server.name)
+            let window = try #require(try watcher.waitForToasts(timeout: 5).first)
+            #expect(watcher.pid(window) == toast.child.pid)
+            let result = try toast.wait()
+            #expect(result.status == 0 && result.stderr.isEmpty)
+        }
+    }
+
+    @Test func dismissClosesTheUrgentToastOnScreenNotTheHeldOne() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
+        let held = try XToastProcess(["--duration", "sticky", "--print-outcome", "Held"], display: server.name)
+        try watcher.waitUntil("a held ticket") { watcher.queue().contains { watcher.ticketText($0).contains("pause=held") } }
+        let urgent = try XToastProcess(["--urgent", "--duration", "sticky", "--print-outcome", "Urgent"], display: server.name)
+        _ = try watcher.waitForToasts()
+        #expect(try XToastProcess.run(["--dismiss"], display: server.name).status == 0)
+        #expect(try urgent.wait().stdout == "dismissed\n")
+        #expect(held.child.isRunning)
+        #expect(try XToastProcess.run(["--dismiss-all"], display: server.name).status == 0)
+        #expect(try held.wait().stdout == "dismissed\n")
+    }
+}
+
+/// Format-32 property data as Xlib takes it: C longs.
+private func longBytes(_ values: [UInt]) -> [UInt8] {
+    values.withUnsafeBytes { Array($0) }
+}
+
+extension XWatcher {
+    /// A ticket's `_XTOAST_TICKET` text; empty when it has none.
+    func ticketText(_ window: UInt) -> String {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(
+                display, Window(window), atom("_XTOAST_TICKET"), 0, 1024, 0, atom("UTF8_STRING"), &type, &format, &count, &remaining,
+                &data) == Success, let data
+        else { return "" }
+        defer { XFree(data) }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+    }
+
+    /// Polls `condition` (each look is a round trip) until it holds, or fails after `timeout`.
+    func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { throw TestFailure("no \(what) within \(timeout) s") }
+            usleep(20_000)
+        }
+    }
+}
