@@ -15,18 +15,7 @@ extension OnScreen {
         /// i3 on two monitors: a window made fullscreen (the EWMH request any player sends)
         /// covers the left monitor only; the watch's events say so as it enters and leaves.
         @Test func aFullscreenWindowUnderI3CoversItsMonitorOnly() throws {
-            let server = try PrivateXServer(width: 3840, height: 1080)
-            // The connections close before the server stops (a lost connection ends the process).
-            try withExtendedLifetime(server) {
-                try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
-                try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
-                let watcher = try XWatcher(display: server.name)
-                // New windows go to the workspace of the monitor under the pointer.
-                try runTool("xdotool", ["mousemove", "500", "500"], display: server.name)
-                let (i3, _) = try server.startI3(watcher: watcher)
-                defer { i3.stop() }
-                let display = try openQuietly(server.name)
-                let watch = FullscreenWatch(display: display)
+            try withI3OnTwoMonitors { server, watcher, display, watch in
                 #expect(watch.covered([left, right]) == [false, false], "nothing is open yet")
 
                 let player = try TestClient(display: server.name)
@@ -82,16 +71,7 @@ extension OnScreen {
         /// a `--progress` OSD (auto: show) shows over the film, and `delay` waits until the
         /// player leaves fullscreen, then shows.
         @Test func fullscreenPoliciesUnderI3() throws {
-            let server = try PrivateXServer(width: 3840, height: 1080)
-            try withExtendedLifetime(server) {
-                try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
-                try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
-                let watcher = try XWatcher(display: server.name)
-                try runTool("xdotool", ["mousemove", "500", "500"], display: server.name)
-                let (i3, _) = try server.startI3(watcher: watcher)
-                defer { i3.stop() }
-                let display = try openQuietly(server.name)
-                let watch = FullscreenWatch(display: display)
+            try withI3OnTwoMonitors { server, watcher, display, watch in
                 let player = try TestClient(display: server.name)
                 _ = try watcher.waitFor("the player managed", timeout: 10) { () -> Bool? in
                     _ = watch.covered([left, right])
@@ -221,6 +201,24 @@ extension OnScreen {
                 #expect(try nextEvent(display, within: 5) { idle.handle($0) } == true, "no return after the second arming")
             }
         }
+    }
+}
+
+/// A private 3840×1080 Xvfb cut into a left and a right monitor, with i3 managing it (new
+/// windows go to the left, where the pointer is) and a fullscreen watch on its own connection.
+/// The connections close before the server stops (a lost connection ends the process).
+private func withI3OnTwoMonitors(_ body: (PrivateXServer, XWatcher, XDisplay, FullscreenWatch) throws -> Void) throws {
+    let server = try PrivateXServer(width: 3840, height: 1080)
+    try withExtendedLifetime(server) {
+        try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
+        try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
+        let watcher = try XWatcher(display: server.name)
+        // New windows go to the workspace of the monitor under the pointer.
+        try runTool("xdotool", ["mousemove", "500", "500"], display: server.name)
+        let (i3, _) = try server.startI3(watcher: watcher)
+        defer { i3.stop() }
+        let display = try openQuietly(server.name)
+        try withExtendedLifetime(display) { try body(server, watcher, display, FullscreenWatch(display: display)) }
     }
 }
 
