@@ -103,7 +103,7 @@ public enum Fullscreen {
 public enum FullscreenPolicy: String, CaseIterable, Sendable {
     /// Show it as usual, over the fullscreen window.
     case show
-    /// Wait until that monitor is no longer covered, then show it (the queue behind waits too).
+    /// Wait until that monitor is no longer covered, out of the queue (the toasts behind do not wait), then show it at its turn.
     case delay
     /// Do not show it at all: it ends at once.
     case drop

@@ -166,6 +166,8 @@ public struct Session: Sendable {
         case lookAtTurn
         /// Join the queue again: we were missing from it.
         case rejoin
+        /// Leave the queue for now (and say so to whoever waits for us).
+        case leaveQueue
         /// Wait for this ticket: its end or change comes as `.queueChanged`.
         case watch(UInt)
         /// Stand aside for a pause: mark the ticket held, and say `.pauseChanged` when the pause
@@ -255,6 +257,8 @@ public struct Session: Sendable {
     /// What holds the toast's time still: the pointer over it, the user away.
     private var holds: Set<Hold> = []
     private var lookedAtIdle = false
+    /// Delayed by a fullscreen window: out of the queue until it is gone.
+    private var outOfQueue = false
 
     private enum Hold: Sendable { case pointer, away }
 
@@ -339,9 +343,9 @@ public struct Session: Sendable {
             for line in lines { next = next.updated(byLine: line) ?? next }
             return next == content ? [] : update(to: next, for: duration)
         case .queueChanged:
-            return phase == .waiting ? [.lookAtTurn] : []
+            return phase == .waiting && !outOfQueue ? [.lookAtTurn] : []
         case .turn(let turn):
-            guard phase == .waiting else { return [] }
+            guard phase == .waiting, !outOfQueue else { return [] }
             holding = false
             switch turn {
             case .mine: return showUnlessCovered()
@@ -394,10 +398,18 @@ public struct Session: Sendable {
             guard awaitingFullscreen, phase == .waiting else { return [] }
             if !covered {
                 awaitingFullscreen = false
-                return show(morph: false)
+                guard outOfQueue else { return show(morph: false) }
+                // Back at the end of the queue: its turn comes as any other's (and the film is
+                // asked about again then).
+                outOfQueue = false
+                return [.join, .lookAtTurn]
             }
-            // A film plays there: this toast goes, or waits for it (and so does the queue).
-            return plan.fullscreen == .drop ? end(.dropped) : [.watchFullscreen]
+            if plan.fullscreen == .drop { return end(.dropped) }
+            // A film plays there: this toast waits for it out of the queue, so that the toasts
+            // behind it (a volume key's OSD) are not held too. Stacked toasts hold nobody.
+            guard !plan.stack, !outOfQueue else { return [.watchFullscreen] }
+            outOfQueue = true
+            return [.leaveQueue, .watchFullscreen]
         case .fullscreenChanged:
             return awaitingFullscreen && phase == .waiting ? [.lookAtFullscreen] : []
         case .idle(let seconds):

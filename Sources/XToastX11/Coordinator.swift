@@ -254,6 +254,16 @@ final class Coordinator {
         XSync(display.pointer, 0)
     }
 
+    /// Leaves the queue for a while (delayed by a fullscreen window), and touches the ticket so
+    /// that whoever waits for us looks again and goes ahead; `register` joins again at the end.
+    func leaveQueue() {
+        guard inQueue else { return }
+        inQueue = false
+        removeTicket(from: display.atoms.queue)
+        touch()
+        XFlush(display.pointer)
+    }
+
     /// Rewrites a root list without our ticket and without dead entries, so that their ids
     /// (which the server gives to new clients) do not linger.
     private func removeTicket(from list: Atom) {

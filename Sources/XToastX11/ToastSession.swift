@@ -304,6 +304,7 @@ public final class ToastSession {
                 // Nothing else will wake us: look at once.
                 interpreter.looksAtTurn = true
             case .watch(let ticket): coordinator.watch(Window(ticket))
+            case .leaveQueue: coordinator.leaveQueue()
             case .hold(let until):
                 coordinator.hold()
                 wakeups.armPauseEnd(at: until.map(Double.init))

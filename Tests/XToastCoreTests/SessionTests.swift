@@ -241,12 +241,17 @@ struct SessionTests {
         plan.fullscreen = .delay
         var delayed = VirtualSession(plan)
         delayed.covered = true
-        #expect(delayed.send(.start).suffix(2) == [.lookAtFullscreen, .watchFullscreen])
+        // It waits out of the queue, so that the toasts behind it are not held too.
+        #expect(delayed.send(.start).suffix(3) == [.lookAtFullscreen, .leaveQueue, .watchFullscreen])
         delayed.advance(to: 600)
         #expect(delayed.session.phase == .waiting)
         #expect(delayed.send(.fullscreenChanged) == [.lookAtFullscreen, .watchFullscreen])
+        #expect(delayed.send(.queueChanged).isEmpty, "out of the queue, it does not look at its turn")
         delayed.covered = false
-        #expect(delayed.send(.fullscreenChanged).shows == [Self.message])
+        // The film is over: back at the end of the queue, and shown at its turn.
+        let back = delayed.send(.fullscreenChanged)
+        #expect(back.prefix(3) == [.lookAtFullscreen, .join, .lookAtTurn])
+        #expect(back.shows == [Self.message])
         #expect(delayed.runToEnd() == .expired)
         // A monitor that is not covered: shown without waiting.
         var clear = VirtualSession(plan)

@@ -104,6 +104,11 @@ extension OnScreen {
                 while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
                     #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "a delayed toast showed over the film")
                 }
+                // It waits out of the queue: a volume key's OSD started after it shows now.
+                let volume = try XToastProcess(quick + ["--monitor", "0", "--progress", "50", "Volume"], display: server.name)
+                let volumeWindow = try #require(try watcher.waitForToasts().first)
+                try watcher.waitForDestroy(volumeWindow)
+                #expect(try volume.wait().stdout == "expired\n")
                 player.requestFullscreen(false)
                 let shown = try #require(try watcher.waitForToasts().first)
                 try watcher.waitForDestroy(shown)
