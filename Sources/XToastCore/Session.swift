@@ -13,6 +13,9 @@
 ///                                       (--stack shows at once, without waiting) ─────┘
 ///  with --run, a toast closed before its command ended ──▶ closedEarly ──(command ends)──▶ finished
 /// ```
+/// Waiting also covers standing aside for a pause (`--pause`) and waiting out a fullscreen window
+/// (out of the queue); while showing, the toast's time stands still while the pointer is over it
+/// or the user is away (`--idle`).
 public struct Session: Sendable {
     /// What the command line asked for.
     public struct Plan: Equatable, Sendable {
