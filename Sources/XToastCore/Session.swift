@@ -40,8 +40,9 @@ public struct Session: Sendable {
 
         public init(
             content: ToastContent, duration: DisplayDuration, delivery: Delivery = .now, stack: Bool = false,
-            command: CommandPlan? = nil, spinnerInterval: Double = 1.0 / 30, spinnerPeriod: Double = 1, speaks: Bool = false,
-            hoverMinimumHold: Double = 1, fullscreen: FullscreenPolicy = .show, idleThreshold: Double = 0
+            command: CommandPlan? = nil, spinnerInterval: Double = 1 / Style.toast.spinnerFrameRate,
+            spinnerPeriod: Double = Style.toast.spinnerPeriod, speaks: Bool = false,
+            hoverMinimumHold: Double = Style.toast.hoverMinimumHold, fullscreen: FullscreenPolicy = .show, idleThreshold: Double = 0
         ) {
             self.fullscreen = fullscreen
             self.idleThreshold = idleThreshold
@@ -277,7 +278,7 @@ public struct Session: Sendable {
     }
 
     /// `frameInterval`: seconds between frames until the monitor's rate is known.
-    public init(_ plan: Plan, frameInterval: Double = 1.0 / 60) {
+    public init(_ plan: Plan, frameInterval: Double) {
         self.plan = plan
         content = plan.content
         duration = plan.duration
@@ -392,7 +393,8 @@ public struct Session: Sendable {
             return []
         case .compositorChanged(let composited):
             // The windows are drawn another way now (blended, or shaped and opaque), and the
-            // frames come at another pace.
+            // frames come at another pace. The same answer again changes nothing.
+            guard composited != self.composited else { return [] }
             self.composited = composited
             return redraw(at: now)
         case .hover(let change):

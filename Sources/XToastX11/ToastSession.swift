@@ -299,10 +299,7 @@ public final class ToastSession {
                 XFlush(display.pointer)
             case .queued: tell(interpreter.queued)
             case .lookAtTurn: interpreter.looksAtTurn = true
-            case .rejoin:
-                coordinator.rejoin()
-                // Nothing else will wake us: look at once.
-                interpreter.looksAtTurn = true
+            case .rejoin: coordinator.rejoin()
             case .watch(let ticket): coordinator.watch(Window(ticket))
             case .leaveQueue: coordinator.leaveQueue()
             case .hold(let until):
@@ -326,8 +323,10 @@ public final class ToastSession {
                 guard let showing = interpreter.showing else { break }
                 if !showing.isSetUp {
                     finishSetUp(showing)
-                    _ = session.handle(.frameInterval(showing.frameInterval), at: Wakeups.now())
-                    _ = session.handle(.compositorChanged(composited: showing.composited), at: Wakeups.now())
+                    try carryOut(session.handle(.frameInterval(showing.frameInterval), at: Wakeups.now()), in: &session, &interpreter)
+                    // A compositor that came or went before the watch began: drawn again, the other way.
+                    try carryOut(
+                        session.handle(.compositorChanged(composited: showing.composited), at: Wakeups.now()), in: &session, &interpreter)
                 }
                 showing.announced = true
                 coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)

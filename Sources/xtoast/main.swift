@@ -31,10 +31,6 @@ func die(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-func usageError(_ message: String) -> Never {
-    die(message + " (see xtoast --help)", status: ExitStatus.usage)
-}
-
 // 0. The process. Too small a stack would end in SIGSEGV without a word once drawing starts:
 //    with a limit that cannot be raised, the program runs again from here on a stack of its
 //    own (first, while it has used the least of the small one). No closed standard descriptor
