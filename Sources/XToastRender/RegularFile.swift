@@ -7,8 +7,8 @@ public enum RegularFile {
     /// Why a file could not be read, in words for the user.
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public var description: String
-        /// The `errno` of a failed call, nil for a file of the wrong kind.
-        public var code: Int32?
+        /// The error of a failed call, nil for a file of the wrong kind.
+        public var cause: Errno?
     }
 
     /// The first `limit` bytes of the regular file at `path` (a leading `~/` is the home folder),
@@ -18,21 +18,24 @@ public enum RegularFile {
         // Looked at before opening, so that opening has no side effect on a device; checked
         // again on the descriptor, which is what is read.
         var status = stat()
-        guard stat(path, &status) == 0 else { throw systemFailure() }
+        guard stat(path, &status) == 0 else { throw Failure(.current) }
         if let kind = kind(status.st_mode) { throw Failure(description: "\(kind), not a regular file") }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw systemFailure() }
+        guard fd >= 0 else { throw Failure(.current) }
         defer { close(fd) }
-        guard fstat(fd, &status) == 0 else { throw systemFailure() }
+        guard fstat(fd, &status) == 0 else { throw Failure(.current) }
         if let kind = kind(status.st_mode) { throw Failure(description: "\(kind), not a regular file") }
 
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         // One byte past the limit tells whether the file is longer.
         while bytes.count <= limit {
-            let count = Glibc.read(fd, &buffer, min(buffer.count, limit + 1 - bytes.count))
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw systemFailure() }
+            let wanted = min(buffer.count, limit + 1 - bytes.count)
+            let count: Int
+            switch retryingOnInterrupt({ Glibc.read(fd, &buffer, wanted) }) {
+            case .success(let read): count = read
+            case .failure(let failure): throw Failure(failure)
+            }
             if count == 0 { break }
             bytes += buffer[0..<count]
         }
@@ -60,8 +63,10 @@ public enum RegularFile {
         }
     }
 
-    private static func systemFailure() -> Failure {
-        let code = errno
-        return Failure(description: String(cString: strerror(code)), code: code)
-    }
+}
+
+extension RegularFile.Failure {
+    init(description: String) { self.init(description: description, cause: nil) }
+
+    init(_ cause: Errno) { self.init(description: cause.description, cause: cause) }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastRender
 
 /// A connected unix stream socket whose every wait ends at one deadline: a peer that is slow,
 /// stuck or gone costs at most the time left, never more.
@@ -37,7 +38,7 @@ final class BoundedSocket {
         }
         guard status != 0 else { return connection }
         // A unix socket connects at once or fails at once, unless its backlog is full.
-        guard errno == EAGAIN || errno == EINPROGRESS, connection.wait(for: Int16(POLLOUT)) else { return nil }
+        guard [.wouldBlock, .inProgress].contains(Errno.current), connection.wait(for: Int16(POLLOUT)) else { return nil }
         var failure: Int32 = 0
         var size = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &size) == 0, failure == 0 else { return nil }
@@ -51,15 +52,13 @@ final class BoundedSocket {
     func send(_ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
-            if count > 0 {
-                sent += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else if count < 0 && errno == EAGAIN {
-                guard wait(for: Int16(POLLOUT)) else { return false }
-            } else {
-                return false
+            let result = retryingOnInterrupt {
+                bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            }
+            switch result {
+            case .success(let count) where count > 0: sent += count
+            case .failure(.wouldBlock): guard wait(for: Int16(POLLOUT)) else { return false }
+            case .success, .failure: return false
             }
         }
         return true
@@ -70,14 +69,14 @@ final class BoundedSocket {
     func receiveMore(limit: Int) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
+            switch retryingOnInterrupt({ chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) } }) {
+            case .success(let count) where count > 0:
                 guard received.count + count <= limit else { return false }
                 received += chunk[0..<count]
                 return true
+            case .failure(.wouldBlock): guard wait(for: Int16(POLLIN)) else { return false }
+            case .success, .failure: return false
             }
-            if count < 0 && errno == EINTR { continue }
-            guard count < 0 && errno == EAGAIN, wait(for: Int16(POLLIN)) else { return false }
         }
     }
 
@@ -99,13 +98,13 @@ final class BoundedSocket {
 
     /// Polls for `events` until the deadline; true when they came.
     private func wait(for events: Int16) -> Bool {
-        while true {
+        var entry = pollfd(fd: descriptor, events: events, revents: 0)
+        let ready = retryingOnInterrupt { () -> Int32 in
+            // Each try waits only for what is left of the time.
             let left = deadline - Wakeups.now()
-            guard left > 0 else { return false }
-            var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let ready = poll(&entry, 1, Int32((left * 1000).rounded(.up)))
-            if ready < 0 && errno == EINTR { continue }
-            return ready > 0 && entry.revents & (events | Int16(POLLHUP) | Int16(POLLERR)) != 0
+            return left > 0 ? poll(&entry, 1, Int32((left * 1000).rounded(.up))) : 0
         }
+        guard case .success(let count) = ready, count > 0 else { return false }
+        return entry.revents & (events | Int16(POLLHUP) | Int16(POLLERR)) != 0
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastRender
 
 /// Lines from standard input (`--stdin`), read without blocking as they come.
 final class LineReader {
@@ -23,11 +24,10 @@ final class LineReader {
     /// The complete lines that one read brings; sets `ended` at end of file or on an error.
     func readLines() -> [String] {
         var buffer = [UInt8](repeating: 0, count: LineReader.chunk)
-        let count = read(descriptor, &buffer, buffer.count)
-        if count > 0 {
-            pending += buffer[0..<count]
-        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-            ended = true
+        switch retryingOnInterrupt({ read(descriptor, &buffer, buffer.count) }) {
+        case .success(let count) where count > 0: pending += buffer[0..<count]
+        case .failure(.wouldBlock): break
+        case .success, .failure: ended = true
         }
         var lines: [String] = []
         var start = 0

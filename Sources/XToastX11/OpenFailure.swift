@@ -1,9 +1,9 @@
-import Glibc
+import XToastRender
 
 extension XDisplay {
     /// Why a display did not open, in one line: what Xlib said, else the system's error from
     /// connecting, else (nothing was tried) that the name is not a display's.
-    static func reason(captured: [UInt8], errno failure: Int32) -> String? {
+    static func reason(captured: [UInt8], failure: Errno?) -> String? {
         let said = String(decoding: captured, as: UTF8.self)
             .split(whereSeparator: \.isNewline)
             .map { line in
@@ -15,7 +15,7 @@ extension XDisplay {
             .filter { !$0.isEmpty }
             .joined(separator: "; ")
         if !said.isEmpty { return said.count > 200 ? String(said.prefix(200)) + "…" : said }
-        if failure != 0 { return String(cString: strerror(failure)) }
+        if let failure { return failure.description }
         return "not a display name ([host]:number[.screen])"
     }
 }

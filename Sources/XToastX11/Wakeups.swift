@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import XToastCore
+import XToastRender
 
 /// The only places the main loop waits on: the X connection, signals (read from a signalfd,
 /// so no code ever runs inside a signal handler) and one absolute monotonic timer.
@@ -25,11 +26,11 @@ public final class Wakeups {
         signalDescriptor = Wakeups.handledSignals.withUnsafeBufferPointer {
             xtoast_signalfd($0.baseAddress, Int32($0.count))
         }
-        guard signalDescriptor >= 0 else { throw .system("cannot watch signals: \(Wakeups.errnoText)") }
+        guard signalDescriptor >= 0 else { throw .system("cannot watch signals: \(Errno.current)") }
         timerDescriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard timerDescriptor >= 0 else {
             close(signalDescriptor)
-            throw .system("cannot create a timer: \(Wakeups.errnoText)")
+            throw .system("cannot create a timer: \(Errno.current)")
         }
     }
 
@@ -113,7 +114,7 @@ public final class Wakeups {
         }
         if scheduleDescriptor >= 0 { close(scheduleDescriptor) }
         scheduleDescriptor = timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard scheduleDescriptor >= 0 else { throw .system("cannot create a timer: \(Wakeups.errnoText)") }
+        guard scheduleDescriptor >= 0 else { throw .system("cannot create a timer: \(Errno.current)") }
         var spec = itimerspec()
         spec.it_value = Wakeups.timespecFrom(max(deadline, 1e-6))
         timerfd_settime(scheduleDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
@@ -180,9 +181,7 @@ public final class Wakeups {
             pollfd(fd: input, events: Int16(POLLIN), revents: 0),
             pollfd(fd: pauseDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        while poll(&fds, nfds_t(fds.count), -1) < 0 {
-            guard errno == EINTR else { return [.connection] }
-        }
+        guard case .success = retryingOnInterrupt({ poll(&fds, nfds_t(fds.count), -1) }) else { return [.connection] }
         var events: [Event] = []
         // A hung-up connection reads as readable: Xlib then reports it through its I/O handler.
         if fds[0].revents != 0 { events.append(.connection) }
@@ -220,6 +219,4 @@ public final class Wakeups {
         let count = withUnsafeMutableBytes(of: &info) { read(signalDescriptor, $0.baseAddress, size) }
         return count == size ? (Int32(info.ssi_signo), info.ssi_code) : nil
     }
-
-    static var errnoText: String { String(cString: strerror(errno)) }
 }

@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import XToastCore
+import XToastRender
 
 /// What can go wrong while talking to the X server, in words for the user.
 public enum X11Error: Error, Equatable, CustomStringConvertible {
@@ -96,18 +97,15 @@ public final class XDisplay {
         let standardError = dup(2)
         guard standardError >= 0, pipe(&ends) == 0 else {
             if standardError >= 0 { close(standardError) }
-            errno = 0
-            let display = XOpenDisplay(name)
-            return (display, display == nil ? reason(captured: [], errno: errno) : nil)
+            let (display, failure) = Errno.leftBy { XOpenDisplay(name) }
+            return (display, display == nil ? reason(captured: [], failure: failure) : nil)
         }
         // Never blocking on a full pipe: past 64 KiB, Xlib's writes fail instead.
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
         dup2(ends[1], 2)
         close(ends[1])
         xtoast_watchdog_write_to(standardError)
-        errno = 0
-        let display = XOpenDisplay(name)
-        let failure = errno
+        let (display, failure) = Errno.leftBy { XOpenDisplay(name) }
         dup2(standardError, 2)
         close(standardError)
         xtoast_watchdog_write_to(2)
@@ -115,9 +113,7 @@ public final class XDisplay {
         var captured: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while captured.count < 4096 {
-            let count = read(ends[0], &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard case .success(let count) = retryingOnInterrupt({ read(ends[0], &buffer, buffer.count) }), count > 0 else { break }
             captured += buffer[0..<count]
         }
         close(ends[0])
@@ -125,7 +121,7 @@ public final class XDisplay {
             if !captured.isEmpty { captured.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) } }
             return (display, nil)
         }
-        return (nil, reason(captured: captured, errno: failure))
+        return (nil, reason(captured: captured, failure: failure))
     }
 
     /// Runs `body`, a wait for events, signals or time, with the watchdog off: only waiting for

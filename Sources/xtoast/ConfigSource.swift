@@ -26,7 +26,7 @@ enum ConfigSource {
             file = try RegularFile.read(path, limit: byteLimit)
         } catch {
             // The default file is optional: only its absence is quiet.
-            if request.configFile != nil || error.code != ENOENT { warn("cannot read config file \"\(path)\": \(error.description)") }
+            if request.configFile != nil || error.cause != .noSuchFile { warn("cannot read config file \"\(path)\": \(error.description)") }
             return nil
         }
         if file.truncated { warn("\(path): larger than \(byteLimit >> 20) MiB; only its beginning is read") }

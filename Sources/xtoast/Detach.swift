@@ -28,12 +28,12 @@ enum Detach {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
             // Cannot detach: showing the toast in the foreground is better than none.
-            warn("cannot detach (\(String(cString: strerror(errno)))); showing the toast in the foreground")
+            warn("cannot detach (\(Errno.current)); showing the toast in the foreground")
             return
         }
         let pid = fork()
         if pid < 0 {
-            warn("cannot detach (\(String(cString: strerror(errno)))); showing the toast in the foreground")
+            warn("cannot detach (\(Errno.current)); showing the toast in the foreground")
             close(ends[0])
             close(ends[1])
             return
@@ -85,9 +85,7 @@ enum Detach {
             }
             var descriptor = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, Int32(left * 1000) + 1) <= 0 { continue }
-            let count = read(pipe, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            if count > 0 {
+            if case .success(let count) = retryingOnInterrupt({ read(pipe, &buffer, buffer.count) }), count > 0 {
                 let mark = buffer[0..<count].firstIndex(of: queuedMark)
                 _ = write(2, buffer, mark ?? count)
                 if mark != nil { return ExitStatus.success }
@@ -105,7 +103,7 @@ enum Detach {
     /// Waits for the child's end and returns its raw wait status.
     private static func status(of child: pid_t) -> Int32 {
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        _ = retryingOnInterrupt { waitpid(child, &status, 0) }
         return status
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastRender
 
 /// Where the message comes from: the arguments, or standard input.
 enum Input {
@@ -25,9 +26,7 @@ enum Input {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while bytes.count < stdinByteLimit {
-            let count = read(0, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            guard count == 1 else { break }
+            guard case .success(1) = retryingOnInterrupt({ read(0, &byte, 1) }) else { break }
             if byte == 10 {
                 if bytes.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
                     bytes.removeAll()
@@ -44,9 +43,7 @@ enum Input {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while bytes.count < stdinByteLimit {
-            let count = read(0, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard case .success(let count) = retryingOnInterrupt({ read(0, &buffer, buffer.count) }), count > 0 else { break }
             bytes += buffer[0..<count]
         }
         return bytes

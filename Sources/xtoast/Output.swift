@@ -1,4 +1,5 @@
 import Glibc
+import XToastRender
 
 /// The process's standard descriptors and standard output, made safe before anything else runs.
 enum Output {
@@ -9,7 +10,7 @@ enum Output {
     /// still fails with EBADF as the closed descriptor did (lost output is reported, see
     /// `write`); close-on-exec keeps it closed for a `--run` command, as the caller meant.
     static func occupyClosedStandardDescriptors() {
-        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && errno == EBADF {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 && Errno.current == .badDescriptor {
             // open takes the lowest free number: this one, as those below it are open by now.
             let placeholder = open("/dev/null", (descriptor == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
             if placeholder >= 0 && placeholder != descriptor { close(placeholder) }
@@ -21,26 +22,26 @@ enum Output {
     /// end in status 0 with the output lost: it is one line and status 1.
     static func write(_ text: String) {
         var text = text
-        let failure: Int32? = text.withUTF8 { bytes in
+        let failure: Errno? = text.withUTF8 { bytes in
             guard let start = bytes.baseAddress else { return nil }
             var done = 0
             while done < bytes.count {
-                let count = Glibc.write(1, start + done, bytes.count - done)
-                if count < 0 && errno == EINTR { continue }
-                if count < 0 && errno == EAGAIN {
+                switch retryingOnInterrupt({ Glibc.write(1, start + done, bytes.count - done) }) {
+                case .success(let count) where count > 0:
+                    done += count
+                case .success:
+                    return .ioError
+                case .failure(.wouldBlock):
                     // A non-blocking descriptor from the caller: wait until the reader takes more.
                     var descriptor = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&descriptor, 1, -1)
-                    continue
+                case .failure(let failure):
+                    // SIGPIPE is ignored (main): a reader that went away is EPIPE here.
+                    return failure
                 }
-                // SIGPIPE is ignored (main): a reader that went away is EPIPE here.
-                guard count > 0 else { return count < 0 ? errno : EIO }
-                done += count
             }
             return nil
         }
-        if let failure {
-            die("cannot write to standard output: \(String(cString: strerror(failure)))", status: ExitStatus.failure)
-        }
+        if let failure { die("cannot write to standard output: \(failure)", status: ExitStatus.failure) }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import XToastRender
 
 /// Starts the command of `--run`.
 enum Runner {
@@ -22,7 +23,7 @@ enum Runner {
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, command[0], nil, &attributes, arguments, environ)
         guard result == 0 else {
-            throw CommandError(message: "cannot run \"\(command[0])\": \(String(cString: strerror(result)))", status: 127)
+            throw CommandError(message: "cannot run \"\(command[0])\": \(Errno(result))", status: 127)
         }
         return pid
     }

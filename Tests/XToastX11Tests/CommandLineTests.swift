@@ -25,7 +25,7 @@ struct CommandLineErrors {
     @Test func aDisplayThatCannotBeOpened() throws {
         let result = try XToastProcess.run(["Hello"], display: ":987")
         #expect(result.status == 1)
-        #expect(result.stderr == "xtoast: cannot open display \":987\": Connection refused\n")
+        #expect(result.stderr == "xtoast: cannot open display \":987\": connection refused\n")
     }
 
     @Test(arguments: badOptionValues)

@@ -118,7 +118,7 @@ extension OnScreen {
             if let name, !name.isEmpty {
                 let reason =
                     name.hasSuffix(":99999") || name.hasPrefix("127.")
-                    ? "Connection refused" : "not a display name ([host]:number[.screen])"
+                    ? "connection refused" : "not a display name ([host]:number[.screen])"
                 #expect(result.stderr == "xtoast: cannot open display \"\(name)\": \(reason)\n")
             } else {
                 #expect(result.stderr.hasPrefix("xtoast: no display: DISPLAY is not set"), "\(result.stderr)")

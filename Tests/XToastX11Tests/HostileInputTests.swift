@@ -132,7 +132,7 @@ extension OnScreen {
                 (
                     bad,
                     "xtoast: warning: \(bad):2: font: invalid font \"Sans 100000\": the size must be from 1 to 1000\n"
-                        + "xtoast: warning: \(bad):1: icon: cannot read icon \"/nonexistent/icon.png\": No such file or directory; "
+                        + "xtoast: warning: \(bad):1: icon: cannot read icon \"/nonexistent/icon.png\": no such file or directory; "
                         + "showing the toast without it\n"
                         + "xtoast: warning: \(bad):3: monitor: no monitor \"HDMI-9\" (monitors: 0 screen); "
                         + "showing it on the default monitor, pointer\n"
@@ -202,7 +202,7 @@ extension OnScreen {
             let path = "/nonexistent/\u{1B}[2J\nconfig"
             let (_, missing) = try show(["--config", path, "Hello"], display: display, watcher: watcher)
             #expect(
-                missing.stderr == "xtoast: warning: cannot read config file \"/nonexistent/\\x1B[2J\\nconfig\": No such file or directory\n"
+                missing.stderr == "xtoast: warning: cannot read config file \"/nonexistent/\\x1B[2J\\nconfig\": no such file or directory\n"
             )
             try expectOthersStillShow(display, watcher)
         }

@@ -32,7 +32,7 @@ extension OnScreen.Faults {
         switch kind {
         case "full disk":
             result = try XToastProcess(["--version"], display: nil, viaShell: #"exec "$0" "$@" >/dev/full"#).wait()
-            reason = "No space left on device"
+            reason = "no space left on device"
         case "closed":
             // The outcome, at the end of a toast shown with standard output closed.
             let (display, watcher) = try prepareSharedDisplay()
@@ -42,7 +42,7 @@ extension OnScreen.Faults {
             let window = try #require(try watcher.waitForToasts().first)
             try watcher.waitForDestroy(window)
             result = try toast.wait()
-            reason = "Bad file descriptor"
+            reason = "bad file descriptor"
             try expectOthersStillShow(display, watcher)
         default:
             // A pipe whose reader has closed it before xtoast starts (`xtoast --help | true`,
@@ -52,7 +52,7 @@ extension OnScreen.Faults {
             close(ends[0])
             defer { close(ends[1]) }
             result = try XToastProcess(["--help"], display: nil, stdoutDescriptor: ends[1]).wait()
-            reason = "Broken pipe"
+            reason = "broken pipe"
         }
         #expect(result.status == 1, "\(kind): status \(result.status)")
         #expect(result.stderr == "xtoast: cannot write to standard output: \(reason)\n", "\(kind)")
