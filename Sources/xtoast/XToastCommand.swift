@@ -58,28 +58,62 @@ struct XToastCommand {
 
     /// Runs what the command line asks for; the exit status.
     func run() throws(CommandError) -> Int32 {
-        switch request.mode {
-        case .help:
-            Output.write(Documentation.help)
+        if let text = documentation {
+            Output.write(text)
             return ExitStatus.success
-        case .version:
-            Output.write(Documentation.version + "\n")
-            return ExitStatus.success
-        case .generateManual:
-            Output.write(Documentation.manual)
-            return ExitStatus.success
-        case .generateCompletion(let shell):
-            Output.write(Documentation.completion(for: shell))
-            return ExitStatus.success
-        case .show:
-            // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
-            if !request.detach { startLoadingFonts() }
-        case .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume:
-            break
         }
+        // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
+        if request.mode == .show && !request.detach { startLoadingFonts() }
         let message = request.mode == .show ? try self.message() : ""
+        let sources = try readSources()
+        let settings = sources.settings
+        if settings.mode == .printConfig {
+            Output.write(configurationReport(sources))
+            return ExitStatus.success
+        }
+        if settings.mode != .show, let display = sources.display {
+            command(settings, display: display)
+            return ExitStatus.success
+        }
 
-        // The other sources: X resources (from the server, when there is one) and the config file.
+        // A toast.
+        var content = ToastContent(
+            message: message, title: settings.title, icon: settings.icon, progress: settings.progress, markup: settings.markup,
+            spinner: settings.spinner || runCommand != nil, buttons: settings.buttons)
+        content.iconTheme = sources.iconTheme
+        if let path = settings.renderPNG {
+            try render(content, style: settings.style, scale: settings.scale, to: path)
+            return ExitStatus.success
+        }
+        return try show(content, settings: settings, origins: sources.builder.origins, display: sources.display!)
+    }
+
+    /// What `--help`, `--version` and the generators print; nil when something else is asked.
+    private var documentation: String? {
+        switch request.mode {
+        case .help: Documentation.help
+        case .version: Documentation.version + "\n"
+        case .generateManual: Documentation.manual
+        case .generateCompletion(let shell): Documentation.completion(for: shell)
+        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume: nil
+        }
+    }
+
+    /// What the sources besides the command line say, and all of them merged.
+    private struct Sources {
+        /// The server; nil for `--render-png`, or when it did not open for `--print-config`.
+        var display: XDisplay?
+        var displayError: X11Error?
+        var builder: ConfigurationBuilder
+        var configFile: (file: ConfigFile, path: String)?
+        var settings: Configuration
+        /// The user's icon theme, when a desktop publishes it (only needed for icon names).
+        var iconTheme: String?
+    }
+
+    /// Opens the display (when one is needed) and reads the other sources: X resources (from
+    /// the server) and the config file; settles the preset and the icon.
+    private func readSources() throws(CommandError) -> Sources {
         let needsDisplay = request.renderPNG == nil
         if request.mode == .show && request.detach && needsDisplay {
             // Before connecting, so that the caller never waits on the server: it waits (bounded)
@@ -105,83 +139,78 @@ struct XToastCommand {
         if let configFile { builder.apply(file: configFile.file, path: configFile.path, preset: request.preset) }
         try! builder.apply(commandLine: parsed.options)  // checked in init
         for warning in builder.warnings { warn(warning) }
-        var settings = builder.configuration
+        var sources = Sources(
+            display: display, displayError: displayError, builder: builder, configFile: configFile, settings: builder.configuration)
 
-        if let preset = settings.preset, !builtIn {
+        if let preset = sources.settings.preset, !builtIn {
             let known = Set(resources.compactMap(\.preset)).union(configFile?.file.sections.keys.map { $0 } ?? [])
             if !known.contains(preset) {
                 let names = (Style.presets.keys.sorted() + known.sorted()).joined(separator: ", ")
                 throw .usage("unknown preset \"\(preset)\" (presets: \(names))")
             }
         }
-        // The user's icon theme, when a desktop publishes it (only needed for icon names).
-        var iconTheme: String?
-        if case .named = settings.icon, let bytes = display?.xsettings() { iconTheme = XSettings.iconTheme(bytes) }
-        if let icon = settings.icon {
-            do {
-                try ToastPainter.check(icon: icon, theme: iconTheme)
-            } catch {
-                // Asked for in this call, a bad icon is an error; from a file or the X resources
-                // (which any client can set) it must not silence every toast.
-                guard let origin = builder.origins["icon"], origin.source != .commandLine else {
-                    throw .failure(error.description)
-                }
-                warn("\(origin.source): icon: \(error.description); showing the toast without it")
-                settings.icon = nil
-            }
-        }
+        if case .named = sources.settings.icon, let bytes = display?.xsettings() { sources.iconTheme = XSettings.iconTheme(bytes) }
+        try settleIcon(&sources)
+        return sources
+    }
 
-        if settings.mode == .printConfig {
-            var report = builder.report + "\n"
-            if let displayError { report += "# X resources not read: \(displayError.description)\n" }
-            if let pause = display?.pause(now: Wakeups.wallClock()) {
-                let now = Wakeups.wallClock()
-                report += pause.end.map { "# toasts paused for \(Int(Double($0) - now)) s more\n" } ?? "# toasts paused until --resume\n"
-            }
-            report += configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
-            Output.write(report)
-            return ExitStatus.success
-        }
-
-        // Do not disturb: the state is the root's, for every toast on this display.
-        if settings.mode == .pause || settings.mode == .resume, let display {
-            display.setPause(settings.mode == .pause ? Pause(length: pauseLength, from: Wakeups.wallClock()) : nil)
-            return ExitStatus.success
-        }
-
-        // Commands to other toasts.
-        if settings.mode != .show, let display {
-            // The queue's first toast is the one on screen; stacked toasts are on screen too.
-            let lists = settings.mode == .cancelScheduled ? [display.atoms.scheduled] : [display.atoms.queue, display.atoms.stack]
-            for list in lists {
-                _ = display.send(.dismiss, in: list) { tickets in
-                    if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
-                    // --dismiss: the first of each, the oldest toast on screen there (not one
-                    // standing aside for a pause).
-                    return settings.mode == .dismiss ? Array(tickets.filter { $0.1.pause != .held }.prefix(1)) : tickets
-                }
-            }
-            return ExitStatus.success
-        }
-
-        // A toast.
-        var content = ToastContent(
-            message: message, title: settings.title, icon: settings.icon, progress: settings.progress, markup: settings.markup,
-            spinner: settings.spinner || runCommand != nil, buttons: settings.buttons)
-        content.iconTheme = iconTheme
-
-        if let path = settings.renderPNG {
-            let metrics = ToastMetrics(style: settings.style, scale: settings.scale ?? 1, monitor: Style.headlessMonitor)
-            do {
-                let painter = try ToastPainter(content: content, style: settings.style, metrics: metrics)
-                if painter.markupFailed { warn(ToastPainter.markupWarning) }
-                try painter.image().writePNG(to: path)
-            } catch {
+    /// Checks the icon: asked for in this call, a bad icon is an error; from a file or the X
+    /// resources (which any client can set) it must not silence every toast, and is dropped.
+    private func settleIcon(_ sources: inout Sources) throws(CommandError) {
+        guard let icon = sources.settings.icon else { return }
+        do {
+            try ToastPainter.check(icon: icon, theme: sources.iconTheme)
+        } catch {
+            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine else {
                 throw .failure(error.description)
             }
-            return ExitStatus.success
+            warn("\(origin.source): icon: \(error.description); showing the toast without it")
+            sources.settings.icon = nil
         }
-        return try show(content, settings: settings, origins: builder.origins, display: display!)
+    }
+
+    /// `--print-config`: the settings and where each came from, then what else was found.
+    private func configurationReport(_ sources: Sources) -> String {
+        var report = sources.builder.report + "\n"
+        if let displayError = sources.displayError { report += "# X resources not read: \(displayError.description)\n" }
+        if let pause = sources.display?.pause(now: Wakeups.wallClock()) {
+            let now = Wakeups.wallClock()
+            report += pause.end.map { "# toasts paused for \(Int(Double($0) - now)) s more\n" } ?? "# toasts paused until --resume\n"
+        }
+        report += sources.configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
+        return report
+    }
+
+    /// A command to the toasts on the display: pause or resume them, dismiss some, cancel the
+    /// scheduled ones.
+    private func command(_ settings: Configuration, display: XDisplay) {
+        // Do not disturb: the state is the root's, for every toast on this display.
+        if settings.mode == .pause || settings.mode == .resume {
+            display.setPause(settings.mode == .pause ? Pause(length: pauseLength, from: Wakeups.wallClock()) : nil)
+            return
+        }
+        // The queue's first toast is the one on screen; stacked toasts are on screen too.
+        let lists = settings.mode == .cancelScheduled ? [display.atoms.scheduled] : [display.atoms.queue, display.atoms.stack]
+        for list in lists {
+            _ = display.send(.dismiss, in: list) { tickets in
+                if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
+                // --dismiss: the first of each, the oldest toast on screen there (not one
+                // standing aside for a pause).
+                return settings.mode == .dismiss ? Array(tickets.filter { $0.1.pause != .held }.prefix(1)) : tickets
+            }
+        }
+    }
+
+    /// `--render-png`: draws the toast into a PNG file instead of showing it.
+    private func render(_ content: ToastContent, style: Style, scale: Double?, to path: String) throws(CommandError) {
+        let metrics = ToastMetrics(style: style, scale: scale ?? 1, monitor: Style.headlessMonitor)
+        do {
+            let painter = try ToastPainter(content: content, style: style, metrics: metrics)
+            if painter.markupFailed { warn(ToastPainter.markupWarning) }
+            try painter.image().writePNG(to: path)
+        } catch {
+            throw .failure(error.description)
+        }
     }
 
     /// The message: the words, standard input, or `--run`'s command line.
