@@ -25,6 +25,8 @@ extension OnScreen {
             let frame = try #require(watcher.geometry(window))
             #expect(watcher.boundingShape(window).count > 1, "corners are not cut")
 
+            // No compositor: the first frame is on screen once xtoast says it is out.
+            try watcher.waitForShown(pid: toast.child.pid)
             let shot = try Screenshot(display: server.name)
             let corner = shot.pixel(frame.x, frame.y)
             #expect(

@@ -42,6 +42,8 @@ extension OnScreen {
             let toast = try XToastProcess(["--config", config, "--duration", "sticky", "Configured"], display: server.name)
             let window = try #require(try watcher.waitForToasts().first)
             let frame = try #require(watcher.geometry(window))
+            // No compositor: the first frame is on screen once xtoast says it is out.
+            try watcher.waitForShown(pid: toast.child.pid)
             let shot = try Screenshot(display: server.name)
             let inside = shot.pixel(frame.x + 3, frame.y + frame.height / 2)
             #expect(inside.r == 0x11 && inside.g == 0x11 && inside.b == 0x11, "\(inside)")

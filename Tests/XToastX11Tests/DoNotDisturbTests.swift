@@ -21,7 +21,7 @@ struct DoNotDisturbTests {
             return toast
         }
         // Each stands aside, marked on its ticket; nothing is on screen.
-        try watcher.waitUntil("three held tickets") { watcher.queue().filter { watcher.ticketText($0).contains("pause=held") }.count == 3 }
+        try waitUntil("three held tickets") { watcher.queue().filter { watcher.ticketText($0).contains("pause=held") }.count == 3 }
         #expect(watcher.mappedToasts().isEmpty)
 
         // A progress bar goes through (a volume key's toast), past the three.
@@ -52,7 +52,7 @@ struct DoNotDisturbTests {
 
         // Started during the pause: it shows when the pause ends, by its own timer.
         let during = try XToastProcess(Self.quick + ["During"], display: server.name)
-        try watcher.waitUntil("a held ticket") { watcher.queue().contains { watcher.ticketText($0).contains("pause=held") } }
+        try waitUntil("a held ticket") { watcher.queue().contains { watcher.ticketText($0).contains("pause=held") } }
         #expect(watcher.mappedToasts().isEmpty)
         let window = try #require(try watcher.waitForToasts(timeout: 6).first)
         let shownAt = Date()
@@ -101,7 +101,7 @@ struct DoNotDisturbTests {
         let watcher = try XWatcher(display: server.name)
         #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
         let held = try XToastProcess(["--duration", "sticky", "--print-outcome", "Held"], display: server.name)
-        try watcher.waitUntil("a held ticket") { watcher.queue().contains { watcher.ticketText($0).contains("pause=held") } }
+        try waitUntil("a held ticket") { watcher.queue().contains { watcher.ticketText($0).contains("pause=held") } }
         let urgent = try XToastProcess(["--urgent", "--duration", "sticky", "--print-outcome", "Urgent"], display: server.name)
         _ = try watcher.waitForToasts()
         #expect(try XToastProcess.run(["--dismiss"], display: server.name).status == 0)
@@ -115,31 +115,4 @@ struct DoNotDisturbTests {
 /// Format-32 property data as Xlib takes it: C longs.
 private func longBytes(_ values: [UInt]) -> [UInt8] {
     values.withUnsafeBytes { Array($0) }
-}
-
-extension XWatcher {
-    /// A ticket's `_XTOAST_TICKET` text; empty when it has none.
-    func ticketText(_ window: UInt) -> String {
-        var type: Atom = 0
-        var format: Int32 = 0
-        var count: UInt = 0
-        var remaining: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        guard
-            XGetWindowProperty(
-                display, Window(window), atom("_XTOAST_TICKET"), 0, 1024, 0, atom("UTF8_STRING"), &type, &format, &count, &remaining,
-                &data) == Success, let data
-        else { return "" }
-        defer { XFree(data) }
-        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
-    }
-
-    /// Polls `condition` (each look is a round trip) until it holds, or fails after `timeout`.
-    func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { throw TestFailure("no \(what) within \(timeout) s") }
-            usleep(20_000)
-        }
-    }
 }

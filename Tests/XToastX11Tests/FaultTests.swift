@@ -363,15 +363,12 @@ func expectOthersStillShow(_ display: String, _ watcher: XWatcher, sourceLocatio
 }
 
 /// Waits for `parent` to have started a child process (`--run`'s command); returns its pid.
-func waitForChild(of parent: pid_t, timeout: Double = 5) throws -> pid_t {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
+func waitForChild(of parent: pid_t, timeout: Double = 10) throws -> pid_t {
+    // A process starting a child is not an X event; /proc is polled.
+    try waitForValue("a command started by process \(parent)", timeout: timeout) {
         let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
-        if let first = children.split(separator: " ").first, let pid = pid_t(first) { return pid }
-        // A process starting a child is not an X event; /proc is polled.
-        usleep(2_000)
+        return children.split(separator: " ").first.flatMap { pid_t($0) }
     }
-    throw TestFailure("process \(parent) started no command within \(timeout) s")
 }
 
 /// A file of this repository (the tests run from its root).

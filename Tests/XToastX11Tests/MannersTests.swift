@@ -96,8 +96,13 @@ extension OnScreen {
                 #expect(try #require(watcher.geometry(osdWindow)).x < 1920)
                 #expect(try osd.wait().stdout == "expired\n")
 
+                // It joins the queue, finds the film and leaves the queue to wait for its end. Both
+                // writes are waited for, not the moment between them: a loaded machine may read the
+                // queue only after the second.
+                watcher.watchRootProperties()
                 let later = try XToastProcess(quick + ["--monitor", "0", "--fullscreen", "delay", "Later"], display: server.name)
-                try waitForQueue(watcher, length: 1)
+                try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
+                #expect(watcher.liveTickets("_XTOAST_QUEUE").isEmpty, "the delayed toast is still in the queue")
                 // Nothing shows while the film plays. Absence has no event: half a second is many
                 // times what a toast takes to show.
                 let deadline = Date().addingTimeInterval(0.5)
@@ -125,7 +130,7 @@ extension OnScreen {
                 let watcher = try XWatcher(display: server.name)
                 let display = try openQuietly(server.name)
                 let idle = IdleWatch(display: display)
-                _ = try waitUntil("a second and a half of idleness", timeout: 5) { (idle.idleSeconds() ?? 0) >= 1.5 ? true : nil }
+                _ = try waitForValue("a second and a half of idleness", timeout: 5) { (idle.idleSeconds() ?? 0) >= 1.5 ? true : nil }
                 let toast = try XToastProcess(
                     ["--idle", "1", "--fade-in", "0", "--fade-out", "0", "--duration", "0.2", "--print-outcome", "While you were away"],
                     display: server.name)
@@ -184,7 +189,7 @@ extension OnScreen {
                 let display = try openQuietly(server.name)
                 let idle = IdleWatch(display: display)
                 let first = try #require(idle.idleSeconds(), "Xvfb has MIT-SCREEN-SAVER")
-                let later = try waitUntil("a second of idleness", timeout: 5) { () -> Double? in
+                let later = try waitForValue("a second of idleness", timeout: 5) { () -> Double? in
                     let now = idle.idleSeconds() ?? 0
                     return now >= first + 1 ? now : nil
                 }
@@ -200,7 +205,7 @@ extension OnScreen {
                 // Disarmed once it fired: more input sends nothing until armed again.
                 try runTool("xdotool", ["mousemove", "310", "210"], display: server.name)
                 #expect(try nextEvent(display, within: 0.5) { idle.handle($0) } == false)
-                _ = try waitUntil("idle again", timeout: 5) { (idle.idleSeconds() ?? 0) > 0.1 ? true : nil }
+                _ = try waitForValue("idle again", timeout: 5) { (idle.idleSeconds() ?? 0) > 0.1 ? true : nil }
                 #expect(idle.armReturn())
                 try runTool("xdotool", ["mousemove", "320", "220"], display: server.name)
                 #expect(try nextEvent(display, within: 5) { idle.handle($0) } == true, "no return after the second arming")
@@ -256,15 +261,6 @@ private func nextEvent(_ display: XDisplay, within timeout: Double, _ check: (XE
         if left <= 0 { return false }
         var fd = pollfd(fd: display.fileDescriptor, events: Int16(POLLIN), revents: 0)
         _ = poll(&fd, 1, Int32(left * 1000) + 1)
-    }
-}
-
-private func waitUntil<T>(_ what: String, timeout: Double, _ condition: () throws -> T?) throws -> T {
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-        if let value = try condition() { return value }
-        guard Date() < deadline else { throw TestFailure("\(what): not within \(timeout) s") }
-        usleep(20_000)
     }
 }
 

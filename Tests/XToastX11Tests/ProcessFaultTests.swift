@@ -72,14 +72,11 @@ extension OnScreen.Faults {
         let toast = try XToastProcess(["--generate-manual"], display: nil, stdoutDescriptor: ends[1])
         close(ends[1])
         // Read only once xtoast has filled the pipe (a write would now be EAGAIN), then to the end.
-        var waiting = 0
-        var queued: Int32 = 0
-        while waiting < 1000 && (ioctl(ends[0], UInt(FIONREAD), &queued) != 0 || queued < 4096) {
-            // The pipe's fill is no event to wait on: it is polled, bounded.
-            usleep(5_000)
-            waiting += 1
+        // The pipe's fill is no event to wait on: it is polled.
+        try waitUntil("the pipe filled") {
+            var queued: Int32 = 0
+            return ioctl(ends[0], UInt(FIONREAD), &queued) == 0 && queued == 4096
         }
-        #expect(queued == 4096, "the pipe never filled")
         var descriptor = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -86,8 +86,12 @@ extension OnScreen {
             let waiting = try XToastProcess(Self.quick + ["Waiting"], display: display)
             try waitForQueue(watcher, length: 2)
             // The change comes once the waiter has looked at the queue and waits for the first
-            // ticket (it listens to it): what is tested is a change *while* it waits.
+            // ticket: what is tested is a change *while* it waits. It listens to that ticket from
+            // the start of its look, and sleeps in its loop once the look is over (a change in
+            // the middle of a look finds it missing from the queue: it joins again at the end,
+            // first, with nothing to tell it that a toast shows).
             try waitUntilWatched(watcher, Window(watcher.queue()[0]))
+            try waitUntil("the waiting toast asleep in its loop") { waiting.child.sleepsInItsLoop }
             if change == "delete" {
                 XDeleteProperty(watcher.display, watcher.root, watcher.atom("_XTOAST_QUEUE"))
             } else {
@@ -115,14 +119,9 @@ extension OnScreen {
 /// Waits until some client listens to `window`'s structure events: a waiting xtoast watching
 /// the ticket ahead of it. Another client's selection is no event: the server's union of all
 /// clients' masks is polled.
-func waitUntilWatched(_ watcher: XWatcher, _ window: Window, timeout: Double = 5) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
+func waitUntilWatched(_ watcher: XWatcher, _ window: Window, timeout: Double = 10) throws {
+    try waitUntil("someone watching window \(window)", timeout: timeout) {
         var attributes = XWindowAttributes()
-        if XGetWindowAttributes(watcher.display, window, &attributes) != 0, attributes.all_event_masks & StructureNotifyMask != 0 {
-            return
-        }
-        usleep(2_000)
+        return XGetWindowAttributes(watcher.display, window, &attributes) != 0 && attributes.all_event_masks & StructureNotifyMask != 0
     }
-    throw TestFailure("nobody watched window \(window) within \(timeout) s")
 }

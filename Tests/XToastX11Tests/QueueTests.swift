@@ -7,18 +7,25 @@ extension OnScreen {
     @Suite struct Queue {
         @Test func tenProcessesShowInStartOrderNeverTwoAtOnce() throws {
             let (display, watcher) = try prepareSharedDisplay()
+            // All ten join behind a sticky toast, each before the next starts: the queue's order
+            // is the start order, and the watcher knows every ticket before a toast shows.
+            let blocker = try XToastProcess(["--duration", "sticky", "Ahead"], display: display)
+            let blockerWindow = try #require(try watcher.waitForToasts().first)
             var toasts: [XToastProcess] = []
             for i in 0..<10 {
-                // Long enough for the watcher, on a loaded machine, to read each window before it goes.
                 toasts.append(
                     try XToastProcess(["--duration", "0.4", "--fade-in", "0", "--fade-out", "0", "Toast \(i)"], display: display))
-                usleep(20_000)
+                try waitForQueue(watcher, length: i + 2)
             }
-            let events = try watcher.recordToasts(timeout: 30) { $0.filter { !$0.mapped }.count == 10 }
+            blocker.signal(SIGUSR1)
+            // Gone before the first of the ten shows, or the first one's map goes unrecorded here.
+            try watcher.waitForDestroy(blockerWindow)
+            let events = try watcher.recordToasts(timeout: 60) { $0.filter { !$0.mapped }.count == 10 }
             #expect(events.filter(\.mapped).map(\.pid) == toasts.map(\.child.pid))
             // Maps and destroys alternate: the next appears only after the previous is gone.
             #expect(events.map(\.mapped) == Array(repeating: [true, false], count: 10).flatMap { $0 })
             for toast in toasts { #expect(try toast.wait().status == 0) }
+            #expect(try blocker.wait().status == 0)
         }
 
         @Test func aKilledProcessNeverBlocksTheOthers() throws {
@@ -57,6 +64,7 @@ extension OnScreen {
             for volume in stride(from: 5, through: 100, by: 5) {
                 presses.append(
                     try XToastProcess(["--tag", "volume", "--duration", "1.5", "--print-outcome", "Volume \(volume)%"], display: display))
+                // Real time is the point: key presses twenty to the second, whatever xtoast is doing.
                 usleep(50_000)
             }
             let last = try #require(presses.last)

@@ -79,8 +79,7 @@ extension OnScreen {
 
 /// Waits until a root list property holds `length` live tickets.
 func waitForList(_ watcher: XWatcher, _ name: String, length: Int, timeout: Double = 10) throws {
-    XSelectInput(watcher.display, watcher.root, SubstructureNotifyMask | PropertyChangeMask)
-    XSync(watcher.display, 0)
+    watcher.watchRootProperties()
     let deadline = Date().addingTimeInterval(timeout)
     while watcher.liveTickets(name).count != length {
         guard watcher.nextEvent(timeout: deadline.timeIntervalSinceNow) != nil || Date() < deadline else {

@@ -18,7 +18,7 @@ extension OnScreen {
             if publishBus { FakeScreenReader.publishAccessibilityBus(on: watcher.display) }
             let toast = try XToastProcess(Self.quick + arguments, display: server.name, environment: fake.environment)
             _ = try watcher.waitForToasts()
-            if let expected { try FakeScreenReader.waitUntil("the fake is told \"\(expected)\"") { fake.log.contains(expected) } }
+            if let expected { try waitUntil("the fake is told \"\(expected)\"") { fake.log.contains(expected) } }
             // The conversation ends within ScreenReader.timeLimit of the first frame, long before
             // the toast does: once xtoast has exited, the log holds everything it said.
             return try toast.wait()

@@ -78,6 +78,23 @@ final class Child {
 
     var isRunning: Bool { wait(timeout: 0) == nil }
 
+    /// Whether it sleeps in its event loop: blocked in poll(2) with no timeout on more than one
+    /// descriptor, as xtoast waits for the X connection, signals and timers together (a wait
+    /// for one answer of the server polls one). What a process does between X requests sends no
+    /// event, so /proc is polled: this says that what it was doing is done.
+    var sleepsInItsLoop: Bool {
+        // "7 fds nfds timeout …" for poll, "271 fds nfds timeout-pointer …" for ppoll (x86_64).
+        let fields = ((try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? "").split(separator: " ")
+        guard fields.count > 3, let descriptors = UInt64(fields[2].dropFirst(2), radix: 16), descriptors > 1,
+            let timeout = UInt64(fields[3].dropFirst(2), radix: 16)
+        else { return false }
+        switch fields[0] {
+        case "7": return timeout & 0xffff_ffff == 0xffff_ffff  // an int -1
+        case "271": return timeout == 0  // no timespec
+        default: return false
+        }
+    }
+
     func signal(_ number: Int32) { kill(pid, number) }
 
     /// Stops it with `signal` and waits; SIGKILL if it does not go within 5 s.

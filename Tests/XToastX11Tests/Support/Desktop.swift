@@ -31,18 +31,15 @@ extension PrivateXServer {
 }
 
 extension XWatcher {
-    /// Polls `condition` every 20 ms until it gives a value; throws after `timeout` seconds.
+    /// `waitForValue`, draining the watcher's events between looks: its queue must not grow
+    /// without bound.
     func waitFor<T>(_ what: String, timeout: Double, _ condition: () throws -> T?) throws -> T {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let value = try condition() { return value }
-            guard Date() < deadline else { throw TestFailure("\(what): not within \(timeout) s") }
-            // Drain what arrived meanwhile: the watcher's queue must not grow without bound.
+        try waitForValue(what, timeout: timeout) {
             while XPending(display) > 0 {
                 var event = XEvent()
                 XNextEvent(display, &event)
             }
-            usleep(20_000)
+            return try condition()
         }
     }
 

@@ -40,7 +40,7 @@ final class FakeScreenReader {
         }
         let directory = directory
         bus = try Child(["/usr/bin/dbus-daemon", "--config-file=\(directory)/bus.conf", "--nofork"])
-        try Self.waitUntil("the private session bus listens") { FileManager.default.fileExists(atPath: directory + "/bus") }
+        try waitUntil("the private session bus listens") { FileManager.default.fileExists(atPath: directory + "/bus") }
         let readiness = directory + "/ready"
         // Debian's python3 (python3-gi): the one on PATH may be another interpreter without it.
         fake = try Child(
@@ -48,7 +48,7 @@ final class FakeScreenReader {
                 "/usr/bin/python3", directory + "/fake.py", "log=\(logPath)", "runtime=\(directory)/runtime", "status=\(status.rawValue)",
                 "orca=\(orca.rawValue)", "ssip=\(speechDispatcher ? "yes" : "no")",
             ], environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(directory)/bus"], stdout: readiness, stderr: directory + "/fake.err")
-        try Self.waitUntil("the fake screen reader is ready (\(directory)/fake.err)") {
+        try waitUntil("the fake screen reader is ready (\(directory)/fake.err)") {
             ((try? String(contentsOfFile: readiness, encoding: .utf8)) ?? "").contains("ready")
         }
     }
@@ -67,15 +67,6 @@ final class FakeScreenReader {
     /// The environment that points xtoast at these fakes.
     var environment: [String: String?] {
         ["DBUS_SESSION_BUS_ADDRESS": busAddress, "XDG_RUNTIME_DIR": runtimeDirectory, "SPEECHD_ADDRESS": nil]
-    }
-
-    static func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            // Processes starting up send no X events: a short poll is the simple wait.
-            guard Date() < deadline else { throw TestFailure("timed out waiting until \(what)") }
-            usleep(10_000)
-        }
     }
 
     /// Sets `AT_SPI_BUS` on the root window of `display`, as the accessibility bus launcher does.

@@ -31,16 +31,15 @@ final class PrivateXServer {
     init(width: Int = 1920, height: Int = 1080, arguments: [String] = []) throws {
         let displayFile = temporaryPath(".display")
         defer { try? FileManager.default.removeItem(atPath: displayFile) }
-        xvfb = try Child(
+        let xvfb = try Child(
             ["Xvfb", "-displayfd", "3", "-noreset", "-nolisten", "tcp", "-screen", "0", "\(width)x\(height)x24"] + arguments,
             fd3: displayFile)
+        self.xvfb = xvfb
         // Xvfb writes its display number once it accepts connections.
-        let deadline = Date().addingTimeInterval(10)
-        var number = ""
-        while !number.hasSuffix("\n") {
-            guard xvfb.isRunning, Date() < deadline else { throw TestFailure("Xvfb did not start") }
-            number = (try? String(contentsOfFile: displayFile, encoding: .utf8)) ?? ""
-            if !number.hasSuffix("\n") { usleep(10_000) }
+        let number = try waitForValue("Xvfb started") { () throws -> String? in
+            guard xvfb.isRunning else { throw TestFailure("Xvfb ended at its start") }
+            let written = (try? String(contentsOfFile: displayFile, encoding: .utf8)) ?? ""
+            return written.hasSuffix("\n") ? written : nil
         }
         name = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
         try setBackground(on: name)

@@ -201,7 +201,12 @@ extension XWatcher {
     }
 
     /// Records toast maps and destroys until `until` says stop or `timeout` passes.
+    ///
+    /// The toasts of the processes queued at the start are known by their tickets, which live
+    /// as long as the processes: no question is asked about a window as it shows, which on a
+    /// loaded machine may come after a short toast has gone. Others are asked as they map.
     func recordToasts(timeout: Double, until done: ([ToastEvent]) -> Bool) throws -> [ToastEvent] {
+        let queued = queuedProcesses()
         var events: [ToastEvent] = []
         var pids: [Window: Int32] = [:]
         let deadline = Date().addingTimeInterval(timeout)
@@ -209,7 +214,9 @@ extension XWatcher {
             guard let event = nextEvent(timeout: deadline.timeIntervalSinceNow) else {
                 throw TestFailure("timed out after \(timeout) s with \(events.count) toast events")
             }
-            if event.type == MapNotify, isToast(event.xmap.window), let pid = pid(event.xmap.window) {
+            if event.type == MapNotify,
+                let pid = queued[client(of: event.xmap.window)] ?? (isToast(event.xmap.window) ? pid(event.xmap.window) : nil)
+            {
                 pids[event.xmap.window] = pid
                 events.append(ToastEvent(pid: pid, mapped: true, time: Date()))
             } else if event.type == DestroyNotify, let pid = pids.removeValue(forKey: event.xdestroywindow.window) {
@@ -219,9 +226,98 @@ extension XWatcher {
         return events
     }
 
+    /// The bits of a resource id that name the client that made it: a toast's window and its
+    /// ticket come from one connection, so they share them.
+    func client(of window: Window) -> UInt {
+        guard let connection = XGetXCBConnection(display) else { return UInt(window) }
+        return UInt(window) & ~UInt(xcb_get_setup(connection).pointee.resource_id_mask)
+    }
+
+    /// The process of each ticket in `_XTOAST_QUEUE`, by its client (`client(of:)`).
+    func queuedProcesses() -> [UInt: Int32] {
+        var found: [UInt: Int32] = [:]
+        for entry in queue() {
+            let fields = ticketText(entry).split(separator: "\n")
+            if let pid = fields.first(where: { $0.hasPrefix("pid=") }).flatMap({ Int32($0.dropFirst(4)) }) {
+                found[client(of: Window(entry))] = pid
+            }
+        }
+        return found
+    }
+
+    /// Listens to the root's property changes too (for `waitForChanges`): called before what
+    /// writes them starts, as a change before the call sends no event.
+    func watchRootProperties() {
+        XSelectInput(display, root, SubstructureNotifyMask | PropertyChangeMask)
+        XSync(display, 0)
+    }
+
+    /// Waits for `count` writes (or deletions) of the root property `name` since
+    /// `watchRootProperties`. Counting events misses none, where reading the property after
+    /// each may find a later state than the one the event was for.
+    func waitForChanges(of name: String, count: Int, timeout: Double = 10) throws {
+        let property = atom(name)
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = 0
+        while seen < count {
+            guard let event = nextEvent(timeout: deadline.timeIntervalSinceNow) else {
+                throw TestFailure("\(name) changed \(seen) times, not \(count), within \(timeout) s")
+            }
+            if event.type == PropertyNotify, event.xproperty.window == root, event.xproperty.atom == property { seen += 1 }
+        }
+    }
+
     /// Writes a root window property, as any other client could.
     func setRootProperty(_ name: String, type: Atom, format: Int32, bytes: [UInt8], count: Int) {
         XChangeProperty(display, root, atom(name), type, format, PropModeReplace, bytes, Int32(count))
         XSync(display, 0)
+    }
+}
+
+extension XWatcher {
+    /// A ticket's `_XTOAST_TICKET` text; empty when it has none.
+    func ticketText(_ window: UInt) -> String {
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var remaining: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard
+            XGetWindowProperty(
+                display, Window(window), atom("_XTOAST_TICKET"), 0, 1024, 0, atom("UTF8_STRING"), &type, &format, &count, &remaining,
+                &data) == Success, let data
+        else { return "" }
+        defer { XFree(data) }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(count)), as: UTF8.self)
+    }
+
+    /// The ticket window of xtoast process `pid`, if it has one now (tickets are children of
+    /// the root, like toasts).
+    func ticket(of pid: Int32) -> Window? {
+        let field = "pid=\(pid)"
+        return stackingOrder().first { ticketText(UInt($0)).split(separator: "\n").contains { $0 == field } }
+    }
+
+    /// Waits until xtoast process `pid` says its toast's first frame is out: it writes
+    /// `_XTOAST_SHOWN` on its ticket then, after the frame's drawing requests (the protocol).
+    /// Without a compositor the pixels are on screen by then; a compositor shows them a frame
+    /// or so later. Returns the ticket.
+    @discardableResult
+    func waitForShown(pid: Int32, timeout: Double = 10) throws -> Window {
+        let deadline = Date().addingTimeInterval(timeout)
+        var ticket: Window?
+        while true {
+            if ticket == nil, let found = self.ticket(of: pid) {
+                // Selected before the property is read (the read is a round trip after it): a
+                // write after the read still wakes us.
+                XSelectInput(display, found, PropertyChangeMask)
+                ticket = found
+            }
+            if let ticket, !longs(ticket, "_XTOAST_SHOWN", type: Atom(XA_CARDINAL), limit: 5).isEmpty { return ticket }
+            // A ticket not there yet comes with a CreateNotify on the root, a write with a PropertyNotify.
+            guard nextEvent(timeout: deadline.timeIntervalSinceNow) != nil else {
+                throw TestFailure("process \(pid) did not say its toast was shown within \(timeout) s")
+            }
+        }
     }
 }
