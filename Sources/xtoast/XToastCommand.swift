@@ -36,7 +36,7 @@ struct XToastCommand {
             try commandLineOnly.apply(commandLine: parsed.options)
             request = commandLineOnly.configuration
             switch request.mode {
-            case .help, .version, .generateManual, .generateCompletion:
+            case .help, .version, .generateManual, .generateMarkdown, .generateCompletion:
                 // Asked for help, the rest of the line is not judged.
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
             case .pause, .resume:
@@ -67,6 +67,9 @@ struct XToastCommand {
             return ExitStatus.success
         case .generateManual:
             Output.write(Documentation.manual)
+            return ExitStatus.success
+        case .generateMarkdown:
+            Output.write(Documentation.markdown)
             return ExitStatus.success
         case .generateCompletion(let shell):
             Output.write(Documentation.completion(for: shell))
