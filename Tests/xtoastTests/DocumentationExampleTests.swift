@@ -6,8 +6,8 @@ import XToastCore
 
 /// Every `xtoast` command the docs show runs as written: the ones in the `sh` blocks of the
 /// README and docs/*.md, and `--help`'s examples. Each parses without a usage error; one that
-/// shows a message is drawn through `--render-png`.
-@Suite("Documentation examples")
+/// shows a message is drawn through `--render-png`, one at a time (one process draws one toast).
+@Suite("Documentation examples", .serialized)
 struct DocumentationExampleTests {
     /// An `xtoast` command found in the docs: where, the line, its arguments.
     struct Example: CustomTestStringConvertible, Sendable {
