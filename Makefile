@@ -18,7 +18,7 @@ LLD_FLAGS = $(if $(LLD),-Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(C
   -Xlinker --no-warn-symbol-ordering $(if $(RELR),-Xlinker -z -Xlinker pack-relative-relocs))
 DEMO_PNG ?= xtoast-demo.png
 
-.PHONY: show build release static-c++ test bench startup-order format clean install install-files uninstall deb pictures
+.PHONY: show build release static-c++ test bench startup-order format docs clean install install-files uninstall deb pictures
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
@@ -79,16 +79,18 @@ install-files:
 	.build/release/xtoast --generate-completion fish > $(FISHDIR)/xtoast.fish
 	install -m 644 Resources/config.example $(DOCDIR)/config.example
 	install -m 644 README.md $(DOCDIR)/README.md
+	install -D -m 644 -t $(DOCDIR)/docs docs/*.md
 
 uninstall:
 	if [ "$$(readlink $(BINDIR)/notify-send)" = xtoast ]; then rm -f $(BINDIR)/notify-send; fi
 	rm -f $(BINDIR)/xtoast $(MANDIR)/xtoast.1 $(BASHDIR)/xtoast $(ZSHDIR)/_xtoast $(FISHDIR)/xtoast.fish
-	rm -f $(DOCDIR)/config.example $(DOCDIR)/README.md
+	rm -f $(DOCDIR)/config.example $(DOCDIR)/README.md $(DOCDIR)/docs/*.md
+	-rmdir $(DOCDIR)/docs 2>/dev/null
 	-rmdir $(DOCDIR) 2>/dev/null
 
 # Debian packages of the release build, in this folder: xtoast_VERSION_ARCH.deb and
 # xtoast-notify-send_VERSION_all.deb (the notify-send name through a dpkg diversion). See
-# Packaging/make-deb and the README's Install section.
+# Packaging/make-deb and docs/install.md.
 deb: release
 	@.ci/install-deps deb
 	Packaging/make-deb
@@ -130,6 +132,10 @@ startup-order: release
 
 format:
 	swift format --in-place --recursive Sources Tests Package.swift
+
+# docs/options.md, made by the binary from its option table (a test says when it is stale).
+docs: build
+	.build/debug/xtoast --generate-markdown > docs/options.md
 
 clean:
 	rm -rf .build $(DEMO_PNG) xtoast_*.deb xtoast-notify-send_*.deb

@@ -49,6 +49,8 @@ public struct Configuration: Sendable {
         /// `--pause`, `--resume`: do not disturb, and end it.
         case pause, resume
         case generateManual
+        /// `--generate-markdown`: the option reference, docs/options.md.
+        case generateMarkdown
         case generateCompletion(Shell)
     }
 

@@ -34,6 +34,9 @@ public enum Icon: Equatable, Sendable, CustomStringConvertible {
     case file(String)
     case named(String)
 
+    /// The built-in vector drawings, as `--icon` names them.
+    public static let builtIn: [Icon] = [.success, .error, .info, .warning]
+
     /// As `--icon` takes it.
     public var description: String {
         switch self {
@@ -48,12 +51,12 @@ public enum Icon: Equatable, Sendable, CustomStringConvertible {
 
     /// `success`, `error`, `info`, `warning`; a path (with a `/`) is a file; else an icon name.
     public init?(parsing text: String) {
+        if let icon = Self.builtIn.first(where: { $0.description == text }) {
+            self = icon
+            return
+        }
         switch text {
         case "": return nil
-        case "success": self = .success
-        case "error": self = .error
-        case "info": self = .info
-        case "warning": self = .warning
         default:
             if text.contains("/") {
                 self = .file(text)

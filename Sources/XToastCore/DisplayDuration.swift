@@ -13,6 +13,9 @@ public enum DisplayDuration: Equatable, Sendable, CustomStringConvertible {
     /// The longest hold a number may ask for (a day); longer is surely a typo, use `sticky`.
     public static let maximum = 86_400.0
 
+    /// The words `--duration` takes besides seconds.
+    public static let words = ["auto", "short", "long", "sticky"]
+
     /// Parses `auto`, `short`, `long`, `sticky`, or seconds (`1.5`, `1.5s`, `1500ms`).
     public init?(parsing text: String) {
         switch text {

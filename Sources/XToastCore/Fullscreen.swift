@@ -110,9 +110,12 @@ public enum FullscreenPolicy: String, CaseIterable, Sendable {
 }
 
 /// `--fullscreen`'s value: a policy, or `auto`, which depends on what the toast is.
-public enum FullscreenChoice: Equatable, Sendable, CustomStringConvertible {
+public enum FullscreenChoice: Equatable, Sendable, CustomStringConvertible, CaseIterable {
     case automatic
     case policy(FullscreenPolicy)
+
+    /// Every value, in the order `--help` names them: the policies, then `auto`.
+    public static var allCases: [FullscreenChoice] { FullscreenPolicy.allCases.map(Self.policy) + [.automatic] }
 
     public init?(parsing text: String) {
         if text == "auto" {

@@ -21,12 +21,15 @@ public enum MonitorChoice: Equatable, Sendable, CustomStringConvertible {
     /// An index into the server's list, from 0, as `xrandr --listmonitors` numbers them.
     case index(Int)
 
+    /// The choices with a word of their own, as `--monitor` takes them.
+    public static let keywords: [MonitorChoice] = [.pointer, .focus, .primary, .all]
+
     public init?(parsing text: String) {
+        if let keyword = Self.keywords.first(where: { $0.description == text }) {
+            self = keyword
+            return
+        }
         switch text {
-        case "pointer": self = .pointer
-        case "focus": self = .focus
-        case "primary": self = .primary
-        case "all": self = .all
         case "": return nil
         default:
             if text.allSatisfy({ $0.isASCII && $0.isNumber }) {

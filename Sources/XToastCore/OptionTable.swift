@@ -13,6 +13,13 @@ public struct OptionDefinition: Sendable {
     public let help: String
     /// The compiled default, as it would be written; nil when there is none to show.
     public let defaultText: String?
+    /// The words it takes, from the value's type: all of them for a closed set (`--position`),
+    /// the keywords of an open one (`--monitor`'s, besides names and numbers), `true` and
+    /// `false` for a setting that is a flag (`--stack=false`). Completions offer them and the
+    /// docs list them; empty for free text and numbers.
+    public let values: [String]
+    /// A file name is a value too: completions offer files.
+    public let takesFile: Bool
     /// Left out of `--help`, the man page and completions (tools for packagers).
     public let hidden: Bool
     /// A look option's value in a configuration, as it would be written (`--print-config`).
@@ -36,9 +43,11 @@ public struct OptionDefinition: Sendable {
 
     init(
         _ name: String, short: Character? = nil, value: String? = nil, scope: Scope, help: String, default defaultText: String? = nil,
-        hidden: Bool = false, current: (@Sendable (Configuration) -> String?)? = nil,
+        values: [String] = [], takesFile: Bool = false, hidden: Bool = false, current: (@Sendable (Configuration) -> String?)? = nil,
         apply: @escaping @Sendable (inout Configuration, String) throws(OptionError) -> Void
     ) {
+        self.values = values
+        self.takesFile = takesFile
         self.current = current
         self.name = name
         self.short = short
@@ -57,7 +66,7 @@ public enum OptionTable {
         OptionDefinition(
             "duration", value: "time", scope: .look,
             help: "How long it stays, fades not counted: seconds (1.5, 1500ms), short (2), long (3.5), auto or sticky.",
-            default: "auto", current: { $0.duration.description }
+            default: "auto", values: DisplayDuration.words, current: { $0.duration.description }
         ) { config, text throws(OptionError) in
             guard let duration = DisplayDuration(parsing: text) else {
                 throw OptionError(
@@ -68,7 +77,7 @@ public enum OptionTable {
         OptionDefinition(
             "position", value: "where", scope: .look,
             help: "top, center, bottom, top-left, top-right, bottom-left or bottom-right.", default: Style.toast.position.rawValue,
-            current: { $0.style.position.rawValue }
+            values: Position.allCases.map(\.rawValue), current: { $0.style.position.rawValue }
         ) { config, text throws(OptionError) in
             guard let position = Position(rawValue: text) else {
                 throw OptionError("invalid position \"\(text)\": expected \(Position.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -87,7 +96,7 @@ public enum OptionTable {
         OptionDefinition(
             "monitor", value: "which", scope: .look,
             help: "pointer, focus (the active window's), primary, all, a RandR monitor name, or its index from 0.", default: "pointer",
-            current: { $0.monitor.description }
+            values: MonitorChoice.keywords.map(\.description), current: { $0.monitor.description }
         ) { config, text throws(OptionError) in
             guard let monitor = MonitorChoice(parsing: text) else {
                 throw OptionError("invalid monitor \"\(text)\": expected pointer, focus, primary, all, a name or an index")
@@ -98,10 +107,10 @@ public enum OptionTable {
             "fullscreen", value: "policy", scope: .look,
             help:
                 "While a fullscreen window is on top of the toast's monitor: show, delay (until it is not), drop, or auto: show a --progress, --tag or --stdin toast (an OSD), delay others. The hud and critical presets show, low drops.",
-            default: "auto", current: { $0.style.fullscreen.description }
+            default: "auto", values: FullscreenChoice.allCases.map(\.description), current: { $0.style.fullscreen.description }
         ) { config, text throws(OptionError) in
             guard let choice = FullscreenChoice(parsing: text) else {
-                throw OptionError("invalid fullscreen policy \"\(text)\": expected show, delay, drop or auto")
+                throw OptionError("invalid fullscreen policy \"\(text)\": expected \(oneOf(FullscreenChoice.allCases.map(\.description)))")
             }
             config.style.fullscreen = choice
         },
@@ -162,7 +171,7 @@ public enum OptionTable {
         OptionDefinition(
             "easing", value: "curve", scope: .look,
             help: "Fade curve: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2) or spring(damping,velocity).",
-            default: "ease-in-out", current: { $0.style.easing.description }
+            default: "ease-in-out", values: TimingCurve.named.map(\.description), current: { $0.style.easing.description }
         ) { config, text throws(OptionError) in
             guard let curve = TimingCurve(parsing: text) else {
                 throw OptionError(
@@ -185,7 +194,7 @@ public enum OptionTable {
             "icon", value: "icon", scope: .look,
             help:
                 "success, error, info, warning, an image file (PNG or SVG), or an icon name from the icon theme (-symbolic icons take the text colour).",
-            current: { $0.icon?.description }
+            values: Icon.builtIn.map(\.description), takesFile: true, current: { $0.icon?.description }
         ) { config, text throws(OptionError) in
             guard let icon = Icon(parsing: text) else {
                 throw OptionError("invalid icon \"\(text)\": expected success, error, info, warning, a file path or an icon name")
@@ -204,38 +213,38 @@ public enum OptionTable {
         },
         OptionDefinition(
             "markup", scope: .look, help: "The message and title are Pango markup (<b>, <i>, <span>); bad markup shows as plain text.",
-            current: { String($0.markup) }
+            values: booleanWords, current: { String($0.markup) }
         ) { config, text throws(OptionError) in config.markup = try boolean(text, "markup") },
         OptionDefinition(
             "announce", scope: .look,
             help: "Announce the text to a running screen reader (Orca, Speech Dispatcher) as the toast appears.", default: "true",
-            current: { String($0.announce) }
+            values: booleanWords, current: { String($0.announce) }
         ) { config, text throws(OptionError) in config.announce = try boolean(text, "announce") },
         OptionDefinition("no-announce", scope: .invocation, help: "Do not announce this toast to a screen reader.") { config, _ in
             config.announce = false
         },
         OptionDefinition(
             "animation", value: "kind", scope: .look, help: "fade, bounce (the alert's), spring (the hud's) or none.", default: "fade",
-            current: { $0.style.animation.rawValue }
+            values: Style.Animation.allCases.map(\.rawValue), current: { $0.style.animation.rawValue }
         ) { config, text throws(OptionError) in
             guard let animation = Style.Animation(rawValue: text) else {
-                throw OptionError("invalid animation \"\(text)\": expected fade, bounce, spring or none")
+                throw OptionError("invalid animation \"\(text)\": expected \(oneOf(Style.Animation.allCases.map(\.rawValue)))")
             }
             config.style.animation = animation
         },
         OptionDefinition(
             "stack", scope: .look, help: "Show alongside the toasts on screen, stacked from the edge, instead of after them.",
-            current: { String($0.stack) }
+            values: booleanWords, current: { String($0.stack) }
         ) { config, text throws(OptionError) in config.stack = try boolean(text, "stack") },
         OptionDefinition(
             "click-through", scope: .look,
             help: "Clicks go to the window below the toast; the pointer over it still holds it.",
-            current: { String($0.clickThrough) }
+            values: booleanWords, current: { String($0.clickThrough) }
         ) { config, text throws(OptionError) in config.clickThrough = try boolean(text, "click-through") },
         OptionDefinition(
             "urgent", scope: .look,
             help: "Show even while toasts are paused (xtoast --pause); auto: when it has a progress bar or a tag.",
-            default: "auto", current: { $0.style.urgent.map { String($0) } ?? "auto" }
+            default: "auto", values: ["auto"] + booleanWords, current: { $0.style.urgent.map { String($0) } ?? "auto" }
         ) { config, text throws(OptionError) in
             config.style.urgent = text.lowercased() == "auto" ? nil : try boolean(text, "urgent")
         },
@@ -263,7 +272,8 @@ public enum OptionTable {
         ) { config, _ in config.run = true },
         OptionDefinition(
             "preset", value: "name", scope: .invocation,
-            help: "Start from a design: toast, alert or hud; or a [section] of the config file / xtoast.NAME.* X resources."
+            help: "Start from a design: toast, alert or hud; or a [section] of the config file / xtoast.NAME.* X resources.",
+            values: Style.presets.keys.sorted()
         ) { config, text throws(OptionError) in
             guard !text.isEmpty, !text.contains(where: { $0 == "." || $0 == "]" || $0.isWhitespace }) else {
                 throw OptionError("invalid preset \"\(text)\": expected a name without dots, brackets or spaces")
@@ -328,13 +338,15 @@ public enum OptionTable {
             "print-outcome", scope: .invocation, help: "Print how the toast ended: expired, clicked, action, replaced or dismissed."
         ) { config, _ in config.printOutcome = true },
         OptionDefinition(
-            "render-png", value: "file", scope: .invocation, help: "Draw the toast into a PNG file instead; needs no X server."
+            "render-png", value: "file", scope: .invocation, help: "Draw the toast into a PNG file instead; needs no X server.",
+            takesFile: true
         ) { config, text in config.renderPNG = text },
         OptionDefinition("display", value: "name", scope: .invocation, help: "The X display.", default: "$DISPLAY") { config, text in
             config.display = text
         },
         OptionDefinition(
-            "config", value: "file", scope: .invocation, help: "Read this config file.", default: "$XDG_CONFIG_HOME/xtoast/config"
+            "config", value: "file", scope: .invocation, help: "Read this config file.", default: "$XDG_CONFIG_HOME/xtoast/config",
+            takesFile: true
         ) { config, text in config.configFile = text },
         OptionDefinition("no-config", scope: .invocation, help: "Read no config file.") { config, _ in config.noConfig = true },
         OptionDefinition(
@@ -350,10 +362,14 @@ public enum OptionTable {
             config, _ throws(OptionError) in try setMode(&config, .generateManual)
         },
         OptionDefinition(
-            "generate-completion", value: "shell", scope: .invocation, help: "Print a completion script: bash, zsh or fish.", hidden: true
+            "generate-markdown", scope: .invocation, help: "Print the option reference in Markdown (docs/options.md).", hidden: true
+        ) { config, _ throws(OptionError) in try setMode(&config, .generateMarkdown) },
+        OptionDefinition(
+            "generate-completion", value: "shell", scope: .invocation, help: "Print a completion script: bash, zsh or fish.",
+            values: Configuration.Shell.allCases.map(\.rawValue), hidden: true
         ) { config, text throws(OptionError) in
             guard let shell = Configuration.Shell(rawValue: text) else {
-                throw OptionError("invalid shell \"\(text)\": expected bash, zsh or fish")
+                throw OptionError("invalid shell \"\(text)\": expected \(oneOf(Configuration.Shell.allCases.map(\.rawValue)))")
             }
             try setMode(&config, .generateCompletion(shell))
         },
@@ -392,6 +408,15 @@ public enum OptionTable {
         if last.hasSuffix("px") { last = last.dropLast(2) }
         guard last.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
         return Double(last)
+    }
+
+    /// The words a setting that is a flag is written with (`stack = false`); `boolean` reads
+    /// yes, no, on, off, 1 and 0 too.
+    static let booleanWords = ["true", "false"]
+
+    /// "a, b or c": a list of words in an error message.
+    static func oneOf(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
     }
 
     static func boolean(_ text: String, _ option: String) throws(OptionError) -> Bool {

@@ -12,6 +12,9 @@ public enum TimingCurve: Equatable, Sendable, CustomStringConvertible {
     /// UIKit's default animation curve, which the toast design's fades use.
     public static let easeInOut = TimingCurve.cubicBezier(0.42, 0, 0.58, 1)
 
+    /// The curves with a name, as `--easing` takes them (besides `cubic-bezier(…)` and `spring(…)`).
+    public static let named: [TimingCurve] = [.linear, .ease, .easeIn, .easeOut, .easeInOut]
+
     /// As `--easing` takes it.
     public var description: String {
         switch self {
@@ -42,32 +45,28 @@ public enum TimingCurve: Equatable, Sendable, CustomStringConvertible {
     /// Parses `linear`, `ease`, `ease-in`, `ease-out`, `ease-in-out`, `cubic-bezier(a,b,c,d)`
     /// or `spring(damping,velocity)`.
     public init?(parsing text: String) {
-        switch text {
-        case "linear": self = .linear
-        case "ease": self = .ease
-        case "ease-in": self = .easeIn
-        case "ease-out": self = .easeOut
-        case "ease-in-out": self = .easeInOut
-        default:
-            if text.hasPrefix("spring("), text.hasSuffix(")") {
-                let numbers = text.dropFirst("spring(".count).dropLast().split(separator: ",", omittingEmptySubsequences: false)
-                    .map { Double($0.filter { $0 != " " }) }
-                guard numbers.count == 2, let damping = numbers[0], let velocity = numbers[1],
-                    (0.05...10).contains(damping), (-50...50).contains(velocity)
-                else { return nil }
-                self = .spring(damping: damping, velocity: velocity)
-                return
-            }
-            guard text.hasPrefix("cubic-bezier("), text.hasSuffix(")") else { return nil }
-            let inner = text.dropFirst("cubic-bezier(".count).dropLast()
-            let numbers = inner.split(separator: ",", omittingEmptySubsequences: false)
-                .map { Double($0.filter { $0 != " " }) }
-            guard numbers.count == 4, !numbers.contains(nil) else { return nil }
-            let n = numbers.map { $0! }
-            // As in CSS, the x coordinates must stay in 0...1 so that time runs forwards.
-            guard n.allSatisfy(\.isFinite), (0...1).contains(n[0]), (0...1).contains(n[2]) else { return nil }
-            self = .cubicBezier(n[0], n[1], n[2], n[3])
+        if let curve = Self.named.first(where: { $0.description == text }) {
+            self = curve
+            return
         }
+        if text.hasPrefix("spring("), text.hasSuffix(")") {
+            let numbers = text.dropFirst("spring(".count).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+                .map { Double($0.filter { $0 != " " }) }
+            guard numbers.count == 2, let damping = numbers[0], let velocity = numbers[1],
+                (0.05...10).contains(damping), (-50...50).contains(velocity)
+            else { return nil }
+            self = .spring(damping: damping, velocity: velocity)
+            return
+        }
+        guard text.hasPrefix("cubic-bezier("), text.hasSuffix(")") else { return nil }
+        let inner = text.dropFirst("cubic-bezier(".count).dropLast()
+        let numbers = inner.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double($0.filter { $0 != " " }) }
+        guard numbers.count == 4, !numbers.contains(nil) else { return nil }
+        let n = numbers.map { $0! }
+        // As in CSS, the x coordinates must stay in 0...1 so that time runs forwards.
+        guard n.allSatisfy(\.isFinite), (0...1).contains(n[0]), (0...1).contains(n[2]) else { return nil }
+        self = .cubicBezier(n[0], n[1], n[2], n[3])
     }
 }
 

@@ -36,7 +36,7 @@ struct XToastCommand {
             try commandLineOnly.apply(commandLine: parsed.options)
             request = commandLineOnly.configuration
             switch request.mode {
-            case .help, .version, .generateManual, .generateCompletion:
+            case .help, .version, .generateManual, .generateMarkdown, .generateCompletion:
                 // Asked for help, the rest of the line is not judged.
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
             case .pause, .resume:
@@ -94,6 +94,7 @@ struct XToastCommand {
         case .help: Documentation.help
         case .version: Documentation.version + "\n"
         case .generateManual: Documentation.manual
+        case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
         case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume: nil
         }

@@ -108,7 +108,7 @@ struct OptionTableTests {
     @Test("Hidden options (tools for packagers) are invocation-only, so --print-config misses no setting")
     func hiddenOptions() {
         let hidden = OptionTable.all.filter(\.hidden)
-        #expect(hidden.map(\.name) == ["generate-manual", "generate-completion"])
+        #expect(hidden.map(\.name) == ["generate-manual", "generate-markdown", "generate-completion"])
         #expect(hidden.allSatisfy { $0.scope == .invocation })
     }
 
@@ -161,6 +161,62 @@ struct OptionTableTests {
         #expect(Look(configuration) != Look(Configuration()), "\(other) is the default")
         try option.apply(option.defaultText!, to: &configuration)
         #expect(Look(configuration) == Look(Configuration()))
+    }
+
+    // MARK: Value lists
+
+    /// Value options whose values are numbers or free text: nothing to list. A new value option
+    /// either lists its words (from its type) or goes here, so that no closed set is forgotten
+    /// by the completions and the docs.
+    static let openValueOptions: Set<String> = [
+        "offset", "idle", "font", "foreground", "background", "radius", "padding", "max-width", "max-lines", "fade-in", "fade-out",
+        "scale", "title", "progress", "tag", "button", "in", "at", "tz", "display",
+    ]
+
+    @Test("Every value option lists its words or a file, or is one whose values are numbers or free text")
+    func valueOptionsListTheirValues() {
+        for option in OptionTable.all where !option.isFlag {
+            let listed = !option.values.isEmpty || option.takesFile
+            #expect(listed != Self.openValueOptions.contains(option.name), "\(option.name)")
+        }
+    }
+
+    @Test("Every setting that is a flag lists true and false; other flags list nothing")
+    func flagValues() {
+        for option in OptionTable.all where option.isFlag {
+            if option.scope == .look {
+                #expect(option.values.contains("true") && option.values.contains("false"), "\(option.name)")
+            } else {
+                #expect(option.values.isEmpty, "\(option.name)")
+            }
+        }
+    }
+
+    @Test(
+        "Every listed word is a value the option takes",
+        arguments: OptionTable.all.flatMap { option in option.values.map { (option.name, $0) } })
+    func listedWordsAreValues(name: String, word: String) throws {
+        let option = try #require(OptionTable.named(name))
+        var configuration = Configuration()
+        #expect(throws: Never.self) { try option.apply(word, to: &configuration) }
+    }
+
+    @Test(
+        "The lists come from the types",
+        arguments: [
+            ("position", Position.allCases.map(\.rawValue)), ("animation", Style.Animation.allCases.map(\.rawValue)),
+            ("fullscreen", ["show", "delay", "drop", "auto"]), ("monitor", ["pointer", "focus", "primary", "all"]),
+            ("duration", ["auto", "short", "long", "sticky"]), ("easing", ["linear", "ease", "ease-in", "ease-out", "ease-in-out"]),
+            ("icon", ["success", "error", "info", "warning"]), ("preset", Style.presets.keys.sorted()),
+            ("urgent", ["auto", "true", "false"]), ("generate-completion", ["bash", "zsh", "fish"]),
+        ])
+    func listsFromTypes(name: String, expected: [String]) {
+        #expect(OptionTable.named(name)?.values == expected)
+    }
+
+    @Test("Files are offered for the options that take a path")
+    func fileOptions() {
+        #expect(Set(OptionTable.all.filter(\.takesFile).map(\.name)) == ["icon", "render-png", "config"])
     }
 
     // MARK: Values
@@ -396,6 +452,7 @@ struct OptionTableTests {
         arguments: [
             ("dismiss", Configuration.Mode.dismiss), ("dismiss-all", .dismissAll), ("cancel-scheduled", .cancelScheduled),
             ("print-config", .printConfig), ("version", .version), ("help", .help), ("generate-manual", .generateManual),
+            ("generate-markdown", .generateMarkdown),
         ])
     func modes(name: String, expected: Configuration.Mode) throws {
         #expect(Configuration().mode == .show)
