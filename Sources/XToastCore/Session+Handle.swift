@@ -107,7 +107,7 @@ extension Session {
         }
         if plan.fullscreen == .drop { return end(.dropped) }
         // A film plays there: this toast waits for it out of the queue, so that the toasts
-        // behind it (a volume key's OSD) are not held too. Stacked toasts hold nobody.
+        // behind it (a volume key's OSD) are not kept waiting too. Stacked toasts keep nobody waiting.
         guard !plan.stack, waiting == .behindFullscreen else { return [.watchFullscreen] }
         phase = .waiting(.outOfQueue)
         return [.leaveQueue, .watchFullscreen]

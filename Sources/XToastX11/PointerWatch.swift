@@ -5,7 +5,7 @@ import XToastCore
 ///
 /// The pointer counts as over the toast once it *moves* there: a toast that appears under a
 /// pointer resting where it shows (a centred HUD, the pointer parked mid-screen) runs its course
-/// instead of holding until somebody happens to move the mouse.
+/// instead of standing still until somebody happens to move the mouse.
 ///
 /// Two ways to learn it, both silent while the pointer stays still:
 /// - A plain toast window gets crossing events (`EnterWindowMask | LeaveWindowMask`) and, once
@@ -65,7 +65,7 @@ final class PointerWatch {
 
     /// Asks for what click-through needs: XInput 2 raw motion on the root (two round trips,
     /// once). Call once the first frame is out. Without XInput 2.2 a
-    /// click-through toast simply does not hold on hover; returns why, for a warning, or nil.
+    /// click-through toast simply does not freeze on hover; returns why, for a warning, or nil.
     func start() -> String? {
         guard clickThrough, rawMotion == nil else { return nil }
         switch RawMotion.open(display) {
