@@ -10,8 +10,8 @@ import XToastCore
 /// the SYNC extension's `IDLETIME` system counter, as GNOME's idle monitor sets it: the counter
 /// counts milliseconds since the last input, and an alarm on its negative transition through 1
 /// fires when input sets it back to 0, so nothing polls while the user is away. A server
-/// without SYNC or without that counter gets `false` from `armReturn()`: the caller then asks
-/// `idleSeconds()` every `pollInterval` seconds instead.
+/// without SYNC or without that counter gets `false` from `armReturn()`: the session then asks
+/// `idleSeconds()` every `Session.idleLookInterval` seconds instead, and decides.
 public final class IdleWatch {
     private let display: XDisplay
     /// The screen saver extension's answer, asked once (nil: not asked yet).
@@ -21,10 +21,6 @@ public final class IdleWatch {
     private var sync: (eventBase: Int32, counter: XSyncCounter?)?
     /// The armed alarm, 0 when none.
     private var alarm: XSyncAlarm = 0
-
-    /// Seconds between two `idleSeconds()` while waiting for the user's return without SYNC:
-    /// a return noticed at most this late, for one round trip a second.
-    public static let pollInterval = 1.0
 
     public init(display: XDisplay) { self.display = display }
 

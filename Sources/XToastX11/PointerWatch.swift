@@ -5,7 +5,7 @@ import XToastCore
 ///
 /// The pointer counts as over the toast once it *moves* there: a toast that appears under a
 /// pointer resting where it shows (a centred HUD, the pointer parked mid-screen) runs its course
-/// instead of holding until somebody happens to move the mouse.
+/// instead of standing still until somebody happens to move the mouse.
 ///
 /// Two ways to learn it, both silent while the pointer stays still:
 /// - A plain toast window gets crossing events (`EnterWindowMask | LeaveWindowMask`) and, once
@@ -14,20 +14,18 @@ import XToastCore
 /// - A click-through window has an empty input shape, so X sends it nothing at all. XInput 2 raw
 ///   motion, selected on the root, reports every movement of the pointer wherever it is, but
 ///   carries no position. On the first one the raw events are switched off and the position is
-///   asked (`XQueryPointer`), then asked again every `pollInterval` while the pointer keeps
-///   moving; once it stays put, raw motion is switched on again (and the position asked once
+///   asked (`XQueryPointer`), then asked again every `Session.pointerLookInterval` (the session
+///   says when: `lookAtPointer`) while the pointer keeps moving; once it stays put, raw motion is switched on again (and the position asked once
 ///   more, so that a move between the last answer and the switch is not lost). While the pointer
-///   rests, on or off the toast: nothing. While it moves: about 1 / `pollInterval` wake-ups and
+///   rests, on or off the toast: nothing. While it moves: about ten wake-ups and
 ///   round trips a second (up to three times that when it keeps coming back to the same pixel),
 ///   however fast the mouse reports, instead of one wake-up per report (125 to 1000 a second).
-///   Polling alone would wake the toast all the time it simply holds. A warped pointer
+///   Polling alone would wake the toast all the time it stands still. A warped pointer
 ///   (`XWarpPointer`: `xdotool mousemove`, a window manager) makes no raw motion: it is noticed
 ///   at the next real move.
 final class PointerWatch {
     let display: XDisplay
     let clickThrough: Bool
-    /// Seconds between position checks while the pointer moves (click-through only).
-    static let pollInterval = 0.1
     /// The toast's windows: their crossing events are ours.
     private(set) var windows: [Window] = []
     /// The toast's boxes in root coordinates: where the pointer counts as over it
@@ -38,8 +36,12 @@ final class PointerWatch {
     /// Our windows the pointer is in (plain windows), moved or not.
     private var inside: Set<Window> = []
     private var rawMotion: RawMotion?
-    /// Following a moving pointer (click-through): its last position and the next check.
-    private var following: (last: Point?, due: Double)?
+    /// Following a moving pointer (click-through): `poll()` is to be called again, every
+    /// `Session.pointerLookInterval` (the session's `.pointerMoves` tells it).
+    private(set) var isFollowing = false
+    /// Where the pointer was at the last check while following (nil: not asked, or on another
+    /// screen).
+    private var last: Point?
 
     init(display: XDisplay, clickThrough: Bool) {
         self.display = display
@@ -50,12 +52,12 @@ final class PointerWatch {
     static let windowEventMask = EnterWindowMask | LeaveWindowMask | PointerMotionMask | PointerMotionHintMask
 
     /// Starts (or, for a new toast, restarts) watching `windows` at `boxes`. The pointer is not
-    /// over new windows until it moves: returns `.left` when it was over the old ones.
+    /// over new windows until it moves: returns `.left` when it was over the old ones. A pointer
+    /// being followed is still followed: raw motion stays off until it rests.
     func watch(windows: [Window], boxes: [Rect]) -> HoverChange? {
         self.windows = windows
         self.boxes = boxes
         inside = []
-        following = nil
         let wasOver = isOver
         isOver = false
         return wasOver ? .left : nil
@@ -63,7 +65,7 @@ final class PointerWatch {
 
     /// Asks for what click-through needs: XInput 2 raw motion on the root (two round trips,
     /// once). Call once the first frame is out. Without XInput 2.2 a
-    /// click-through toast simply does not hold on hover; returns why, for a warning, or nil.
+    /// click-through toast simply does not freeze on hover; returns why, for a warning, or nil.
     func start() -> String? {
         guard clickThrough, rawMotion == nil else { return nil }
         switch RawMotion.open(display) {
@@ -76,11 +78,9 @@ final class PointerWatch {
         }
     }
 
-    /// When `poll` is due (monotonic seconds), nil while nothing is to be checked.
-    var nextPoll: Double? { following?.due }
-
-    /// Reads an event; returns a change when it shows the pointer came or went.
-    func handle(_ event: inout XEvent, now: Double) -> HoverChange? {
+    /// Reads an event; returns a change when it shows the pointer came or went. Raw motion
+    /// starts following the pointer (`isFollowing`).
+    func handle(_ event: inout XEvent) -> HoverChange? {
         switch event.type {
         case EnterNotify where !clickThrough:
             guard windows.contains(event.xcrossing.window) else { return nil }
@@ -97,32 +97,34 @@ final class PointerWatch {
             inside.remove(event.xcrossing.window)
             return inside.isEmpty ? report(over: false) : nil
         case GenericEvent:
-            guard let rawMotion, rawMotion.isMotion(event), following == nil else { return nil }
+            guard let rawMotion, rawMotion.isMotion(event), !isFollowing else { return nil }
             // Raw events still queued after switching them off are old news.
             rawMotion.select(false)
-            following = (nil, now)
-            return poll(now: now)
+            isFollowing = true
+            last = nil
+            return poll()
         default:
             return nil
         }
     }
 
-    /// Checks where the pointer is, when `nextPoll` has come (click-through).
-    func poll(now: Double) -> HoverChange? {
-        guard let rawMotion, let following, now >= following.due else { return nil }
+    /// Checks where the pointer is while following it (click-through; the session's
+    /// `lookAtPointer`); stops following once it stays put.
+    func poll() -> HoverChange? {
+        guard let rawMotion, isFollowing else { return nil }
         var position = display.pointerPosition()
-        if position == following.last {
+        if position == last {
             // Still: listen for raw motion again, and make sure it did not move in between.
             rawMotion.select(true)
             let again = display.pointerPosition()
             if again == position {
-                self.following = nil
+                isFollowing = false
                 return report(over: isInside(position))
             }
             rawMotion.select(false)
             position = again
         }
-        self.following = (position, now + Self.pollInterval)
+        last = position
         return report(over: isInside(position))
     }
 

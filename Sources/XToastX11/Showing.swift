@@ -2,8 +2,8 @@ import CX11
 import XToastCore
 import XToastRender
 
-/// A toast on screen: its windows, where they are and where they move. When to draw and what
-/// is the session's (`Session`); this carries it out.
+/// A toast on screen: its windows, where they are and where they move. When to draw, when to
+/// move and whether to blend are the session's (`Session`); this carries it out.
 final class Showing {
     let display: XDisplay
     let windows: [ToastWindow]
@@ -15,12 +15,9 @@ final class Showing {
     private let direction: Int
     private let slideDuration: Double
     private let slideEasing: TimingCurve
-    var frameInterval: Double
     var compositorEvent: Int32?
     /// Whether what the first frame did not wait for has been asked (see `ToastSession`).
     var isSetUp = false
-    /// Whether the first frame is out: from then on, moves are announced.
-    var announced = false
     /// How each window was placed on its monitor, to place it again when docks or panels come
     /// or go; nil: never again.
     var spots: [Spot]?
@@ -38,7 +35,7 @@ final class Showing {
 
     init(
         display: XDisplay, windows: [ToastWindow], monitors: [Monitor], shifts: [Int], direction: Int, slideDuration: Double,
-        slideEasing: TimingCurve, frameInterval: Double, compositorEvent: Int32?
+        slideEasing: TimingCurve, compositorEvent: Int32?
     ) {
         self.display = display
         self.windows = windows
@@ -48,34 +45,24 @@ final class Showing {
         self.direction = direction
         self.slideDuration = slideDuration
         self.slideEasing = slideEasing
-        self.frameInterval = frameInterval
         self.compositorEvent = compositorEvent
     }
 
-    /// A compositor started or stopped: switches how the windows are drawn; returns whether
-    /// one runs now.
-    @discardableResult
-    func compositorMayHaveChanged() -> Bool {
-        let composited = display.compositorIsRunning()
+    /// Draws the windows blended by a compositor, or shaped and opaque (the session's `blend`).
+    func blend(_ composited: Bool) {
         windows.forEach { $0.setComposited(composited) }
-        return composited
     }
 
-    var composited: Bool { windows.contains(where: \.composited) }
-
-    /// When the windows must move next (monotonic seconds), nil while nothing moves.
-    func nextMove(now: Double) -> Double? {
-        guard let lastMove = slides.compactMap({ $0 }).map({ $0.start + $0.duration }).max() else { return nil }
-        return min(now + frameInterval, lastMove)
-    }
-
-    /// Moves each window towards its new stack shift (a toast before it left or changed).
-    func restack(shifts: [Int], now: Double) {
+    /// Starts moving each window towards its new stack shift (a toast before it left or
+    /// changed); returns when the last slide ends (nil: nothing moves), for the session, which
+    /// says when to `slide`.
+    func restack(shifts: [Int], now: Double) -> Double? {
         for (i, shift) in shifts.enumerated() {
             let current = slides[i]?.value(at: now) ?? placedShifts[i]
             guard shift != (slides[i]?.to ?? placedShifts[i]) else { continue }
             slides[i] = Slide(from: current, to: shift, start: now, duration: slideDuration, curve: slideEasing)
         }
+        return slides.compactMap { $0 }.map { $0.start + $0.duration }.max()
     }
 
     /// Translates an X event about the toast into the session's terms; keeps what is only
@@ -83,7 +70,7 @@ final class Showing {
     func handle(_ event: inout XEvent) -> Session.Event? {
         let type = event.type
         if let compositorEvent, type == compositorEvent + XFixesSelectionNotify {
-            return .compositorChanged(composited: compositorMayHaveChanged())
+            return .compositorChanged(composited: display.compositorIsRunning())
         }
         switch type {
         case PropertyNotify:
@@ -134,20 +121,24 @@ final class Showing {
         }
     }
 
-    /// Carries out the moves due at `now`: slides in the stack, and a new place when panels
-    /// came or went. `announce` publishes a box that moved once the toast is announced.
-    func move(now: Double, announce: (Rect) -> Void) {
-        if panelsMayHaveChanged {
-            panelsMayHaveChanged = false
-            // Stacked toasts and replacements read where we are.
-            if placeAgain() && announced { announce(windows[0].currentBox) }
-        }
+    /// Places the windows again when panels came or went (once per batch of events);
+    /// `announce` publishes the box when it moved.
+    func followPanels(announce: (Rect) -> Void) {
+        guard panelsMayHaveChanged else { return }
+        panelsMayHaveChanged = false
+        // Stacked toasts and replacements read where we are.
+        if placeAgain() { announce(windows[0].currentBox) }
+    }
+
+    /// Moves each sliding window to where its slide is at `now` (the session's `slide`);
+    /// `announce` publishes a box that arrived.
+    func slide(now: Double, announce: (Rect) -> Void) {
         for (i, slide) in slides.enumerated() {
             guard let slide else { continue }
             windows[i].move(by: direction * (slide.value(at: now) - placedShifts[i]))
             if slide.isFinished(at: now) {
                 slides[i] = nil
-                if announced { announce(windows[i].currentBox) }
+                announce(windows[i].currentBox)
             }
         }
     }

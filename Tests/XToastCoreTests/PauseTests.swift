@@ -151,14 +151,14 @@ struct SessionPauseTests {
         var toast = VirtualSession(Self.plan)
         toast.turn = .paused(until: 1_800_000_060)
         let effects = toast.send(.start)
-        #expect(effects == [.join, .queued, .lookAtTurn, .hold(until: 1_800_000_060)])
+        #expect(effects == [.join, .queued, .lookAtTurn, .standAside(until: 1_800_000_060)])
         // Standing aside costs no ticks.
         #expect(toast.session.deadline == nil)
-        #expect(toast.session.phase == .waiting)
+        #expect(toast.session.phase == .waiting(.standingAside(until: 1_800_000_060)))
         // The pause changes but still holds: it looks, and stands aside again.
         toast.now = 30
         toast.turn = .paused(until: nil)
-        #expect(toast.send(.pauseChanged) == [.lookAtTurn, .hold(until: nil)])
+        #expect(toast.send(.pauseChanged) == [.lookAtTurn, .standAside(until: nil)])
         toast.now = 60
         toast.turn = .mine
         let shown = toast.send(.pauseChanged)
@@ -174,7 +174,7 @@ struct SessionPauseTests {
         #expect(toast.send(.pauseChanged) == [])
         toast.turn = .mine
         toast.send(.queueChanged)
-        #expect(toast.session.phase == .showing)
+        #expect(toast.session.showing != nil)
         #expect(toast.send(.pauseChanged) == [])
         // Once it waits for another ticket again, a pause change is not its business.
         var other = VirtualSession(Self.plan)
@@ -204,6 +204,6 @@ struct SessionPauseTests {
         toast.turn = .paused(until: 1_800_000_600)
         toast.send(.start)
         #expect(toast.session.phase == .scheduled)
-        #expect(toast.send(.due) == [.leaveSchedule, .join, .lookAtTurn, .hold(until: 1_800_000_600)])
+        #expect(toast.send(.due) == [.leaveSchedule, .join, .lookAtTurn, .standAside(until: 1_800_000_600)])
     }
 }

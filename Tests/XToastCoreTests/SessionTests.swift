@@ -2,23 +2,32 @@ import Testing
 
 @testable import XToastCore
 
-/// A session machine on a virtual clock, with a stand-in for the X side: it answers `show` with
-/// `shown` and `lookAtTurn` with the queue's answer, as `ToastSession` does, and records every
-/// effect. Nothing sleeps: time is a number the test moves.
+/// A session machine on a virtual clock, with a stand-in for the X side: it answers each
+/// question (`lookAtScreen`, `show`, `lookAtTurn`, `lookAtFullscreen`, `lookAtIdle`,
+/// `watchReturn`, `restack`) as `ToastSession` does, and records every effect. Nothing sleeps:
+/// time is a number the test moves.
 struct VirtualSession {
     var session: Session
     var now = 0.0
     var effects: [Session.Effect] = []
     /// What the queue says when asked.
     var turn = QueueProtocol.Turn.mine
-    /// Whether a fullscreen window covers the toast's monitors; the user's idle time.
+    /// Whether a fullscreen window covers the toast's monitors; the user's idle time, and
+    /// whether the server has an idle alarm.
     var covered = false
     var idleSeconds: Double? = 0
-    /// Whether a compositor runs (the timeline of a toast shown without one has no motion).
-    var composited = true
-    var motion = Motion.fade(in: 0.2, out: 0.2, curve: .linear)
+    var idleAlarm = true
+    /// What the screen is like when the toast shows.
+    var screen = Session.Screen()
+    /// How long a slide in the stack takes when asked to restack (nil: nothing moves).
+    var slideDuration: Double? = 0.25
 
-    init(_ plan: Session.Plan) { session = Session(plan, frameInterval: 0.01) }
+    /// `motion`: the toast's, a linear 0.2 s fade unless said.
+    init(_ plan: Session.Plan, motion: Motion = .fade(in: 0.2, out: 0.2, curve: .linear)) {
+        var plan = plan
+        plan.motion = motion
+        session = Session(plan, frameInterval: 0.01)
+    }
 
     /// Handles `event` at the current time, carries out what the X side would answer, and
     /// returns the effects of this event alone.
@@ -29,20 +38,24 @@ struct VirtualSession {
         while !pending.isEmpty {
             let effects = session.handle(pending.removeFirst(), at: now)
             produced += effects
-            for effect in effects {
-                switch effect {
-                case .show(let content, let duration, _):
-                    let timeline = Timeline(motion: motion, hold: duration.hold(for: content.message))
-                    pending.append(.shown(composited ? timeline : timeline.withoutMotion, composited: composited))
-                case .lookAtTurn: pending.append(.turn(turn))
-                case .lookAtFullscreen: pending.append(.fullscreen(covered: covered))
-                case .lookAtIdle: pending.append(.idle(seconds: idleSeconds))
-                default: break
-                }
-            }
+            pending += effects.compactMap(answer)
         }
         effects += produced
         return produced
+    }
+
+    /// The X side's answer to an effect, if it has one.
+    private func answer(_ effect: Session.Effect) -> Session.Event? {
+        switch effect {
+        case .lookAtScreen: .screen(screen)
+        case .show: .shown
+        case .lookAtTurn: .turn(turn)
+        case .lookAtFullscreen: .fullscreen(covered: covered)
+        case .lookAtIdle: .idle(seconds: idleSeconds)
+        case .watchReturn: idleAlarm ? nil : .noReturnAlarm
+        case .restack: .sliding(until: slideDuration.map { now + $0 })
+        default: nil
+        }
     }
 
     /// Moves the clock to each deadline up to `time`, ticking there, then to `time` itself.
@@ -71,7 +84,11 @@ struct VirtualSession {
 
 extension Array where Element == Session.Effect {
     var shows: [ToastContent] {
-        compactMap { if case .show(let content, _, _) = $0 { content } else { nil } }
+        compactMap { if case .show(let content, _, _, _) = $0 { content } else { nil } }
+    }
+    /// The timelines the toasts were shown on.
+    var timelines: [Timeline] {
+        compactMap { if case .show(_, let timeline, _, _) = $0 { timeline } else { nil } }
     }
     var presents: [Appearance] {
         compactMap { if case .present(let appearance, _) = $0 { appearance } else { nil } }
@@ -123,7 +140,7 @@ struct SessionTests {
     @Test("Without a compositor nothing fades: one frame, and the end when its time is up")
     func withoutACompositor() {
         var v = VirtualSession(Self.plan(hold: 1))
-        v.composited = false
+        v.screen.composited = false
         v.send(.start)
         #expect(v.effects.presents == [.shown])
         #expect(v.session.deadline.map { abs($0 - 1.39) < 1e-9 } == true)
@@ -133,8 +150,7 @@ struct SessionTests {
 
     @Test("A toast whose time is up at once is still drawn once and announced")
     func zeroDuration() {
-        var v = VirtualSession(Self.plan(hold: 0))
-        v.motion = .none
+        var v = VirtualSession(Self.plan(hold: 0), motion: .none)
         let effects = v.send(.start)
         #expect(effects.presents.count == 1)
         #expect(effects.announces == 1)
@@ -210,16 +226,153 @@ struct SessionTests {
         v.send(.hover(.entered))
         v.advance(to: 5)
         #expect(v.session.appearance(at: 5) == .shown)
-        #expect(v.session.phase == .showing)
+        #expect(v.session.showing != nil)
         // New content while the pointer is there (a `--stdin` line) stays held too.
         v.send(.lines(["Updated"]))
         v.advance(to: 30)
-        #expect(v.session.phase == .showing)
+        #expect(v.session.showing != nil)
         // Before the first frame, or after the end, the pointer changes nothing.
         var waiting = VirtualSession(Self.plan())
         waiting.turn = .waitFor(4)
         waiting.send(.start)
         #expect(waiting.send(.hover(.entered)).isEmpty)
+    }
+
+    // MARK: The timeline the machine picks
+
+    @Test(
+        "The screen picks the timeline: no compositor or reduce motion, none; a tag taken over, the replacement",
+        arguments: [
+            (Session.Screen(composited: true), false, false),
+            (Session.Screen(composited: false), true, false),
+            (Session.Screen(composited: true, reducesMotion: true), true, false),
+            (Session.Screen(composited: true, replacing: true), false, true),
+            (Session.Screen(composited: false, replacing: true), true, true),
+        ])
+    func timelineFromTheScreen(screen: Session.Screen, motionless: Bool, replacing: Bool) {
+        var v = VirtualSession(Self.plan(hold: 1))
+        v.screen = screen
+        let started = v.send(.start)
+        let motion = replacing ? v.session.plan.replacement : v.session.plan.motion
+        let expected = Timeline(motion: motion, hold: 1)
+        #expect(started.timelines == [motionless ? expected.withoutMotion : expected])
+        #expect(started.contains(.show(Self.message, started.timelines[0], composited: screen.composited, morph: false)))
+        #expect(v.session.showing?.screen == screen)
+    }
+
+    @Test("An update shows as the toast did: moving from its box, and without motion where it had none")
+    func updateKeepsTheScreen() {
+        var v = VirtualSession(Self.plan(hold: 3, content: ToastContent(message: "Volume", progress: Progress(percent: 10))))
+        v.screen.reducesMotion = true
+        v.send(.start)
+        v.advance(to: 1)
+        let update = v.send(.lines(["50"]))
+        #expect(!update.contains(.lookAtScreen), "an update asks the screen nothing")
+        #expect(update.timelines == [Timeline(motion: v.session.plan.replacement, hold: 3).withoutMotion])
+        // A compositor that stops is drawn without blending at once, and the next update too.
+        var blended = VirtualSession(Self.plan(hold: 3, content: ToastContent(message: "Volume", progress: Progress(percent: 10))))
+        blended.send(.start)
+        #expect(blended.send(.compositorChanged(composited: false)).first == .blend(false))
+        #expect(blended.send(.compositorChanged(composited: false)).isEmpty)
+        #expect(blended.send(.lines(["60"])).contains { if case .show(_, _, false, true) = $0 { true } else { false } })
+    }
+
+    // MARK: Every timer is the machine's
+
+    @Test("Without an idle alarm the machine looks at the idle time every second, and decides the user is back")
+    func idlePolled() {
+        var plan = Self.plan(hold: 2)
+        plan.idleThreshold = 120
+        var away = VirtualSession(plan)
+        away.idleSeconds = 300
+        away.idleAlarm = false
+        away.send(.start)
+        #expect(away.effects.contains(.watchReturn))
+        #expect(away.session.showing?.away?.nextLook.map { abs($0 - 1) < 1e-9 } == true)
+        // Still idle, longer: it looks again a second later, frozen.
+        away.idleSeconds = 301
+        away.advance(to: 0.99)
+        #expect(away.advance(to: 1) == [.lookAtIdle])
+        #expect(away.session.deadline.map { abs($0 - 2) < 1e-9 } == true)
+        away.idleSeconds = 302
+        away.advance(to: 2)
+        #expect(away.session.appearance(at: 2) == .shown)
+        // Input came: the idle time went down. Back: its whole 2 s hold, then the 0.2 s fade.
+        away.idleSeconds = 0.4
+        away.advance(to: 3)
+        #expect(away.session.showing?.away == nil)
+        #expect(away.runToEnd() == .expired)
+        #expect(abs(away.now - 5.2) < 0.02)
+        #expect(away.effects.filter { $0 == .lookAtIdle }.count == 4)
+    }
+
+    @Test("A stacked toast's slide is stepped on the machine's deadline, every frame until it ends")
+    func slideDeadline() {
+        var v = VirtualSession(Self.plan(hold: 5, stack: true))
+        v.send(.start)
+        v.advance(to: 1)
+        #expect(v.session.deadline.map { $0 > 5 } == true, "holding: nothing due")
+        #expect(v.send(.stackChanged) == [.restack, .slide])
+        #expect(v.session.deadline.map { abs($0 - 1.01) < 1e-9 } == true)
+        v.advance(to: 1.3)
+        #expect(v.session.showing?.slide == nil)
+        // One step at the start, then one a frame (0.01 s) for 0.25 s.
+        #expect((26...27).contains(v.effects.filter { $0 == .slide }.count))
+        #expect(v.session.deadline.map { $0 > 5 } == true)
+        // Nothing moves: no steps.
+        v.slideDuration = nil
+        #expect(v.send(.stackChanged) == [.restack])
+    }
+
+    @Test("Click-through: the pointer's next look is on the machine's deadline while it moves")
+    func pointerLookDeadline() {
+        var v = VirtualSession(Self.plan(hold: 5))
+        v.send(.start)
+        v.advance(to: 1)
+        #expect(v.send(.pointerMoves(true)).isEmpty)
+        #expect(v.session.deadline.map { abs($0 - 1.1) < 1e-9 } == true)
+        #expect(v.advance(to: 1.1) == [.lookAtPointer])
+        #expect(v.session.deadline.map { $0 > 5 } == true, "looked: the answer says whether to look again")
+        v.send(.pointerMoves(true))
+        v.send(.pointerMoves(false))
+        #expect(v.session.deadline.map { $0 > 5 } == true)
+        // Before the toast shows, or after it ends, nothing is looked at.
+        var waiting = VirtualSession(Self.plan())
+        waiting.turn = .waitFor(2)
+        waiting.send(.start)
+        waiting.send(.pointerMoves(true))
+        #expect(waiting.session.deadline == nil)
+    }
+
+    @Test("The deadline is the earliest of every timer: a spinner's frame, a slide's step, the pointer's and the idle time's looks")
+    func deadlineCoversEveryTimer() {
+        var plan = Self.plan(stack: true, command: Self.run, content: ToastContent(message: "Build", spinner: true))
+        plan.idleThreshold = 60
+        var v = VirtualSession(plan)
+        v.idleSeconds = 100
+        v.idleAlarm = false
+        v.send(.start)
+        v.advance(to: 0.5)
+        v.advance(to: 2)
+        // Only the spinner (every 0.05 s) and the idle look (a second after the first frame).
+        let spinner = v.session.showing?.presentation.flatMap { p in p.nextFrame.map { p.start + $0 } }
+        #expect(spinner.map { $0 > 2 && $0 <= 2.05 + 1e-9 } == true)
+        #expect(v.session.deadline == spinner)
+        // The pointer moves: its look at 2.1 is later than the spinner's next frame.
+        v.now = 2.001
+        v.send(.pointerMoves(true))
+        #expect(v.session.deadline == spinner)
+        // A slide: its first step at once, then at 2.011, before the spinner.
+        v.send(.stackChanged)
+        #expect(v.session.deadline.map { abs($0 - 2.011) < 1e-9 } == true)
+        v.advance(to: 2.3)
+        // Slid: the spinner and the looks again, each counted.
+        let idleLook = v.session.showing?.away?.nextLook
+        let pointerLook = v.session.showing?.nextPointerLook
+        let frame = v.session.showing?.presentation.flatMap { p in p.nextFrame.map { p.start + $0 } }
+        #expect(v.session.deadline == [idleLook, pointerLook, frame].compactMap { $0 }.min())
+        #expect(v.effects.contains(.lookAtPointer))
+        #expect(v.effects.contains(.lookAtIdle))
     }
 
     // MARK: Fullscreen and idle
@@ -230,7 +383,7 @@ struct SessionTests {
         var shown = VirtualSession(plan)
         shown.covered = true
         #expect(!shown.send(.start).contains(.lookAtFullscreen))
-        #expect(shown.session.phase == .showing)
+        #expect(shown.session.showing != nil)
 
         plan.fullscreen = .drop
         var dropped = VirtualSession(plan)
@@ -244,7 +397,7 @@ struct SessionTests {
         // It waits out of the queue, so that the toasts behind it are not held too.
         #expect(delayed.send(.start).suffix(3) == [.lookAtFullscreen, .leaveQueue, .watchFullscreen])
         delayed.advance(to: 600)
-        #expect(delayed.session.phase == .waiting)
+        #expect(delayed.session.phase == .waiting(.outOfQueue))
         #expect(delayed.send(.fullscreenChanged) == [.lookAtFullscreen, .watchFullscreen])
         #expect(delayed.send(.queueChanged).isEmpty, "out of the queue, it does not look at its turn")
         delayed.covered = false
@@ -268,7 +421,7 @@ struct SessionTests {
         #expect(first.contains(.lookAtIdle))
         #expect(first.contains(.watchReturn))
         away.advance(to: 3600)
-        #expect(away.session.phase == .showing)
+        #expect(away.session.showing?.away != nil)
         #expect(away.session.deadline == nil)
         away.send(.userReturned)
         // Its whole 2 s hold was left, then the fade.
@@ -292,8 +445,8 @@ struct SessionTests {
         #expect(!off.send(.start).contains(.lookAtIdle))
     }
 
-    @Test("The pointer and the user's return both let go before the time runs again")
-    func holdsTogether() {
+    @Test("The pointer and the away user both let go before the time runs again")
+    func freezesTogether() {
         var plan = Self.plan(hold: 1)
         plan.idleThreshold = 60
         var v = VirtualSession(plan)
@@ -302,7 +455,7 @@ struct SessionTests {
         v.send(.hover(.entered))
         v.send(.userReturned)
         v.advance(to: 100)
-        #expect(v.session.phase == .showing, "the pointer still holds it")
+        #expect(v.session.showing?.pointerOver == true, "the pointer still freezes it")
         v.send(.hover(.left))
         #expect(v.runToEnd() == .expired)
         #expect(abs(v.now - 101.2) < 0.02)
@@ -316,7 +469,7 @@ struct SessionTests {
         v.turn = .waitFor(42)
         #expect(v.send(.start) == [.join, .queued, .lookAtTurn, .watch(42)])
         v.advance(to: 60)
-        #expect(v.session.phase == .waiting)
+        #expect(v.session.phase == .waiting(.forTurn))
         #expect(v.session.deadline == nil, "a waiter wakes only for events")
         v.turn = .waitFor(41)
         #expect(v.send(.queueChanged) == [.lookAtTurn, .watch(41)])
@@ -331,7 +484,7 @@ struct SessionTests {
         v.turn = .missing
         let effects = v.session.handle(.start, at: 0) + v.session.handle(.turn(.missing), at: 0)
         #expect(effects == [.join, .queued, .lookAtTurn, .rejoin, .lookAtTurn])
-        #expect(v.session.phase == .waiting)
+        #expect(v.session.phase == .waiting(.forTurn))
     }
 
     @Test("Events for a phase it is not in change nothing")
@@ -342,7 +495,7 @@ struct SessionTests {
         for event in [Session.Event.due, .zoneChanged, .stackChanged, .click(.clicked), .covered, .exposed, .tick] {
             #expect(v.send(event).isEmpty, "\(event)")
         }
-        #expect(v.session.phase == .waiting)
+        #expect(v.session.phase == .waiting(.forTurn))
     }
 
     @Test(
@@ -369,7 +522,7 @@ struct SessionTests {
         #expect(effects.prefix(2) == [.join, .queued])
         #expect(effects.shows == [Self.message])
         #expect(!effects.contains(.lookAtTurn))
-        #expect(v.send(.stackChanged) == [.restack])
+        #expect(v.send(.stackChanged) == [.restack, .slide])
     }
 
     // MARK: Scheduling
@@ -465,7 +618,8 @@ struct SessionTests {
         #expect(framesWhileHolding > 40)
         #expect(v.session.deadline.map { $0 <= 3.05 } == true)
         let effects = v.send(.commandEnded(status: 0))
-        #expect(effects.first == .show(effects.shows[0], .seconds(2), morph: true))
+        #expect(effects.first == .show(effects.shows[0], effects.timelines[0], composited: true, morph: true))
+        #expect(effects.timelines.first?.hold == 2)
         #expect(effects.shows.first?.icon == .success)
         #expect(v.runToEnd() == .expired)
     }
@@ -527,11 +681,11 @@ struct SessionTests {
             (.scheduled, false, .dismiss, .process, .end(.dismissed)),
             (.scheduled, false, .terminate(15), .process, .end(.signalled(15))),
             (.scheduled, false, .terminate(2), .terminal, .end(.signalled(2))),
-            (.waiting, false, .dismiss, .process, .end(.dismissed)),
-            (.waiting, true, .terminate(1), .process, .forwardToCommand),
-            (.showing, false, .terminate(3), .process, .end(.signalled(3))),
-            (.showing, true, .dismiss, .process, .end(.dismissed)),
-            (.showing, true, .terminate(2), .terminal, .awaitCommand),
+            (.waiting(.forTurn), false, .dismiss, .process, .end(.dismissed)),
+            (.waiting(.standingAside(until: nil)), true, .terminate(1), .process, .forwardToCommand),
+            (.showing(.init()), false, .terminate(3), .process, .end(.signalled(3))),
+            (.showing(.init()), true, .dismiss, .process, .end(.dismissed)),
+            (.showing(.init()), true, .terminate(2), .terminal, .awaitCommand),
             (.closedEarly(.clicked), true, .dismiss, .process, .ignore),
             (.closedEarly(.clicked), true, .terminate(15), .process, .forwardToCommand),
             (.finished(.expired), false, .terminate(15), .process, .ignore),

@@ -10,8 +10,8 @@ private let minimum = Style.toast.hoverMinimumHold
 private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
 private func close(_ a: Double?, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { a.map { close($0, b, tolerance) } ?? false }
 
-private func held(hold: Double? = 2, motion: Motion = toastFade) -> HeldTimeline {
-    HeldTimeline(Timeline(motion: motion, hold: hold), minimumHold: minimum)
+private func frozen(hold: Double? = 2, motion: Motion = toastFade) -> FreezableTimeline {
+    FreezableTimeline(Timeline(motion: motion, hold: hold), minimumHold: minimum)
 }
 
 /// Every moment from `from` to `to` in steps of `step`.
@@ -19,8 +19,8 @@ private func moments(_ from: Double, _ to: Double, step: Double = 0.01) -> [Doub
     stride(from: from, through: to, by: step).map { $0 }
 }
 
-@Suite("Held timeline (pause on hover)")
-struct HeldTimelineTests {
+@Suite("Freezable timeline (the pointer over the toast, the user away)")
+struct FreezableTimelineTests {
     @Test("The minimum hold after the pointer leaves is one second")
     func minimumIsOneSecond() {
         #expect(Style.toast.hoverMinimumHold == 1)
@@ -34,7 +34,7 @@ struct HeldTimelineTests {
             Timeline(motion: toastFade, hold: 2).withoutMotion, Timeline(motion: .none, hold: 0),
         ])
     func untouchedIsTheTimeline(timeline: Timeline) {
-        let clock = HeldTimeline(timeline, minimumHold: minimum)
+        let clock = FreezableTimeline(timeline, minimumHold: minimum)
         for time in moments(0, 4.5, step: 0.005) {
             #expect(clock.phase(at: time) == timeline.phase(at: time), "at \(time)")
             #expect(clock.appearance(at: time) == timeline.appearance(at: time), "at \(time)")
@@ -45,9 +45,9 @@ struct HeldTimelineTests {
 
     @Test("Over a holding toast the clock stands still; after leaving, the hold left (1.2 s) then the exit")
     func holdStandsStill() {
-        var clock = held()
-        clock.pointerEntered(at: 1.0)
-        #expect(clock.isPointerOver)
+        var clock = frozen()
+        clock.freeze(at: 1.0)
+        #expect(clock.isFrozen)
         for time in [1.0, 2.2, 2.6, 3.0, 50, 10_000] {
             #expect(clock.phase(at: time) == .holding)
             #expect(clock.appearance(at: time) == .shown)
@@ -56,8 +56,8 @@ struct HeldTimelineTests {
         #expect(clock.nextFrameTime(after: 1.0, frameInterval: frame) == nil)
         #expect(clock.nextPhaseBoundary(after: 1.0) == nil)
 
-        clock.pointerLeft(at: 50)
-        #expect(!clock.isPointerOver)
+        clock.thaw(at: 50)
+        #expect(!clock.isFrozen)
         #expect(close(clock.nextFrameTime(after: 50, frameInterval: frame), 51.2, 1e-6))
         #expect(clock.phase(at: 51.199) == .holding)
         #expect(clock.phase(at: 51.2) == .leaving)
@@ -78,9 +78,9 @@ struct HeldTimelineTests {
             (2.199, 9.0, 10.0),
         ])
     func leftoverOrMinimum(entered: Double, left: Double, exitStart: Double) {
-        var clock = held()
-        clock.pointerEntered(at: entered)
-        clock.pointerLeft(at: left)
+        var clock = frozen()
+        clock.freeze(at: entered)
+        clock.thaw(at: left)
         let boundary = clock.nextPhaseBoundary(after: left) ?? .nan
         #expect(close(boundary, exitStart, 1e-9))
         #expect(clock.phase(at: boundary - 1e-6) == .holding)
@@ -91,9 +91,9 @@ struct HeldTimelineTests {
 
     @Test("Hover during the entrance: the entrance plays out, then it holds; the whole hold is left")
     func enteredWhileEntering() {
-        var clock = held()
+        var clock = frozen()
         let timeline = clock.timeline
-        clock.pointerEntered(at: 0.1)
+        clock.freeze(at: 0.1)
         for time in moments(0.1, 0.195, step: 0.005) {
             #expect(clock.appearance(at: time) == timeline.appearance(at: time))
             #expect(clock.phase(at: time) == .entering)
@@ -104,15 +104,15 @@ struct HeldTimelineTests {
         #expect(clock.nextFrameTime(after: 0.2, frameInterval: frame) == nil)
         #expect(clock.appearance(at: 30) == .shown)
 
-        clock.pointerLeft(at: 10)
+        clock.thaw(at: 10)
         #expect(close(clock.nextPhaseBoundary(after: 10), 12, 1e-6))
     }
 
     @Test("In and out during the entrance: the hold is as if nothing happened (2 s > the minimum)")
     func inAndOutWhileEntering() {
-        var clock = held()
-        clock.pointerEntered(at: 0.05)
-        clock.pointerLeft(at: 0.15)
+        var clock = frozen()
+        clock.freeze(at: 0.05)
+        clock.thaw(at: 0.15)
         #expect(clock.phase(at: 0.15) == .entering)
         #expect(close(clock.nextPhaseBoundary(after: 0.15), 0.2, 1e-6))
         #expect(close(clock.nextPhaseBoundary(after: 0.2), 2.2, 1e-6))
@@ -121,18 +121,18 @@ struct HeldTimelineTests {
 
     @Test("A short toast (hold 0.3) touched during its entrance still holds the minimum after the pointer leaves")
     func shortToastGetsTheMinimum() {
-        var clock = held(hold: 0.3)
-        clock.pointerEntered(at: 0.1)
-        clock.pointerLeft(at: 0.15)
+        var clock = frozen(hold: 0.3)
+        clock.freeze(at: 0.1)
+        clock.thaw(at: 0.15)
         #expect(close(clock.nextPhaseBoundary(after: 0.2), 1.15, 1e-6))
     }
 
     @Test("A fading toast comes back: half faded, it takes half a fade-in (0.1 s) along ease-out")
     func comesBack() {
-        var clock = held()
+        var clock = frozen()
         // Halfway through the ease-in-out exit (2.2 + 0.4): opacity 0.5.
         #expect(close(clock.appearance(at: 2.6).opacity, 0.5, 1e-6))
-        clock.pointerEntered(at: 2.6)
+        clock.freeze(at: 2.6)
         #expect(close(clock.appearance(at: 2.6).opacity, 0.5, 1e-6))
         #expect(clock.phase(at: 2.6) == .entering)
         // Ease-out (0, 0, 0.58, 1) at 0.5 is 0.68.
@@ -155,7 +155,7 @@ struct HeldTimelineTests {
         #expect(clock.nextFrameTime(after: 2.701, frameInterval: frame) == nil)
 
         // Nothing was left of the hold: the minimum, then the whole exit again.
-        clock.pointerLeft(at: 5)
+        clock.thaw(at: 5)
         #expect(close(clock.nextPhaseBoundary(after: 5), 6, 1e-6))
         #expect(close(clock.appearance(at: 6.4).opacity, 0.5, 1e-6))
         #expect(clock.isFinished(at: 6.8))
@@ -165,9 +165,9 @@ struct HeldTimelineTests {
         "The way back takes the fade-in's duration times the opacity lost",
         arguments: [(2.2 + 0.8 * 0.25, 0.2 * (1 - TimingCurve.easeInOut.value(at: 0.75))), (2.99, 0.2 * 0.9999)])
     func comebackDuration(entered: Double, expected: Double) {
-        var clock = held()
+        var clock = frozen()
         let lost = 1 - clock.appearance(at: entered).opacity
-        clock.pointerEntered(at: entered)
+        clock.freeze(at: entered)
         let end = clock.nextPhaseBoundary(after: entered)!
         #expect(close(end - entered, 0.2 * lost, 1e-9))
         #expect(close(end - entered, expected, 1e-3))
@@ -175,9 +175,9 @@ struct HeldTimelineTests {
 
     @Test("Pointer off during the way back: it finishes coming back, holds the minimum from the leave, then leaves")
     func leftDuringComeback() {
-        var clock = held()
-        clock.pointerEntered(at: 2.6)
-        clock.pointerLeft(at: 2.65)
+        var clock = frozen()
+        clock.freeze(at: 2.6)
+        clock.thaw(at: 2.65)
         #expect(clock.phase(at: 2.68) == .entering)
         #expect(clock.appearance(at: 2.68).opacity > clock.appearance(at: 2.65).opacity)
         #expect(clock.phase(at: 2.701) == .holding)
@@ -189,12 +189,12 @@ struct HeldTimelineTests {
 
     @Test("A bouncing alert caught growing out shrinks back to its size, continuously")
     func bounceComesBack() {
-        var clock = held(hold: 0.9, motion: Style.alert.motion)
+        var clock = frozen(hold: 0.9, motion: Style.alert.motion)
         let exitStart = clock.timeline.exitStart!
         let caught = exitStart + 0.2
         let before = clock.appearance(at: caught)
         #expect(before.scale > 1.05 && before.opacity < 0.9)
-        clock.pointerEntered(at: caught)
+        clock.freeze(at: caught)
         #expect(clock.appearance(at: caught) == before)
         let end = clock.nextPhaseBoundary(after: caught)!
         #expect(end > caught)
@@ -206,50 +206,50 @@ struct HeldTimelineTests {
 
     @Test("Repeated visits: the hold counts only the time the pointer was away")
     func repeatedVisits() {
-        var clock = held(hold: 5)  // exit at 5.2
-        clock.pointerEntered(at: 1)  // 4.2 left
-        clock.pointerLeft(at: 2)  // exit at 6.2
+        var clock = frozen(hold: 5)  // exit at 5.2
+        clock.freeze(at: 1)  // 4.2 left
+        clock.thaw(at: 2)  // exit at 6.2
         #expect(close(clock.nextPhaseBoundary(after: 2), 6.2, 1e-6))
-        clock.pointerEntered(at: 3)  // 3.2 left
+        clock.freeze(at: 3)  // 3.2 left
         #expect(clock.nextPhaseBoundary(after: 3) == nil)
-        clock.pointerLeft(at: 10)
+        clock.thaw(at: 10)
         #expect(close(clock.nextPhaseBoundary(after: 10), 13.2))
         // Away: 0.8 + 1 + 3.2 = 5 s of hold, as asked.
-        clock.pointerEntered(at: 13.6)  // leaving: back in 0.2 × (1 − opacity)
+        clock.freeze(at: 13.6)  // leaving: back in 0.2 × (1 − opacity)
         #expect(clock.phase(at: 13.6) == .entering)
-        clock.pointerLeft(at: 14)
+        clock.thaw(at: 14)
         #expect(close(clock.nextPhaseBoundary(after: 14), 15, 1e-6))
         #expect(clock.isFinished(at: 15.8))
     }
 
     @Test("A second enter, or a leave without an enter, changes nothing")
     func repeatedEventsAreIgnored() {
-        var clock = held()
-        clock.pointerLeft(at: 1)
-        #expect(clock == held())
-        clock.pointerEntered(at: 1)
+        var clock = frozen()
+        clock.thaw(at: 1)
+        #expect(clock == frozen())
+        clock.freeze(at: 1)
         let once = clock
-        clock.pointerEntered(at: 1.5)
+        clock.freeze(at: 1.5)
         #expect(clock == once)
-        clock.pointerLeft(at: 2)
-        clock.pointerLeft(at: 2.5)
+        clock.thaw(at: 2)
+        clock.thaw(at: 2.5)
         #expect(close(clock.nextPhaseBoundary(after: 2.5), 3.2, 1e-6))
     }
 
     @Test("Entering a finished toast does nothing", arguments: [3.0, 3.5, 1000])
     func enteredAfterFinished(time: Double) {
-        var clock = held()
-        clock.pointerEntered(at: time)
-        #expect(!clock.isPointerOver)
+        var clock = frozen()
+        clock.freeze(at: time)
+        #expect(!clock.isFrozen)
         #expect(clock.isFinished(at: time))
-        #expect(clock == held())
+        #expect(clock == frozen())
     }
 
     @Test("A sticky toast stays sticky after a visit")
     func stickyStaysSticky() {
-        var clock = held(hold: nil)
-        clock.pointerEntered(at: 1)
-        clock.pointerLeft(at: 2)
+        var clock = frozen(hold: nil)
+        clock.freeze(at: 1)
+        clock.thaw(at: 2)
         #expect(clock.phase(at: 1_000_000) == .holding)
         #expect(clock.nextFrameTime(after: 2, frameInterval: frame) == nil)
         #expect(clock.nextPhaseBoundary(after: 2) == nil)
@@ -257,10 +257,10 @@ struct HeldTimelineTests {
 
     @Test("Without motion (no compositor) it simply stays, then goes the minimum after the pointer leaves")
     func withoutMotion() {
-        var clock = HeldTimeline(Timeline(motion: toastFade, hold: 2).withoutMotion, minimumHold: minimum)
-        clock.pointerEntered(at: 2.9)  // 0.1 s left of its 3 s
+        var clock = FreezableTimeline(Timeline(motion: toastFade, hold: 2).withoutMotion, minimumHold: minimum)
+        clock.freeze(at: 2.9)  // 0.1 s left of its 3 s
         #expect(clock.appearance(at: 2.9) == .shown)
-        clock.pointerLeft(at: 20)
+        clock.thaw(at: 20)
         #expect(close(clock.nextPhaseBoundary(after: 20), 21, 1e-6))
         #expect(clock.phase(at: 20.999) == .holding)
         #expect(clock.isFinished(at: 21))
@@ -268,13 +268,13 @@ struct HeldTimelineTests {
 
     @Test("Time never runs back before the last event")
     func timeIsMonotonic() {
-        var clock = held()
-        clock.pointerEntered(at: 2.6)
+        var clock = frozen()
+        clock.freeze(at: 2.6)
         // Asked about a moment before the event: the answer is as of the event.
         #expect(clock.appearance(at: 1.0) == clock.appearance(at: 2.6))
         #expect(clock.phase(at: 1.0) == .entering)
         // An event stamped earlier than the last counts as at the last.
-        clock.pointerLeft(at: 2.0)
+        clock.thaw(at: 2.0)
         #expect(close(clock.nextPhaseBoundary(after: 2.701), 3.6, 1e-6))
     }
 
@@ -283,10 +283,10 @@ struct HeldTimelineTests {
         arguments: [0.25])
     func replacingComesBack(duration: Double) {
         let motion = Motion.replacing(over: duration, curve: .easeOut, exit: toastFade.exit)
-        var clock = held(hold: 1, motion: motion)
+        var clock = frozen(hold: 1, motion: motion)
         let exitStart = clock.timeline.exitStart!
         let entered = exitStart + 0.4  // half the ease-in-out exit: half lost
-        clock.pointerEntered(at: entered)
+        clock.freeze(at: entered)
         #expect(close(clock.nextPhaseBoundary(after: entered)!, entered + duration / 2, 1e-6))
         #expect(clock.appearance(at: entered + 1) == .shown)
     }

@@ -3,35 +3,37 @@ public enum HoverChange: Equatable, Sendable {
     case entered, left
 }
 
-/// A toast's timeline whose clock stands still while the pointer is over the toast.
+/// A toast's timeline whose clock can be frozen: it stands still while the pointer is over the
+/// toast or the user is away (`Session.Freeze`).
 ///
-/// The rules, all on the timeline's own time (seconds since the first frame):
-/// - The entrance always plays out; the pointer over it keeps the hold from starting.
-/// - While the pointer is over a holding toast, no hold time passes and it stays fully shown.
+/// "Hold" is the timeline's own word, the time a toast stays fully shown; a freeze stops that
+/// time from passing. The rules, all on the timeline's own time (seconds since the first frame):
+/// - The entrance always plays out; a freeze during it keeps the hold from starting.
+/// - While a holding toast is frozen, no hold time passes and it stays fully shown.
 /// - A toast already leaving comes back: from how it looks at that moment to fully shown, along
 ///   ease-out, over the entrance's duration (the exit's without one) times the share of its
 ///   opacity it had lost. A toast halfway faded takes half a fade-in to come back; it is not
 ///   a new entrance, so a bounce or a spring does not play again.
-/// - When the pointer leaves, the hold goes on with what was left of it, but for at least
-///   `minimumHold` seconds from the moment it left, then the normal exit plays. A toast that
+/// - When it thaws (the pointer leaves, the user is back), the hold goes on with what was left
+///   of it, but for at least `minimumHold` seconds from that moment, then the normal exit plays. A toast that
 ///   had started leaving had nothing left: it gets the minimum.
-/// - A sticky toast stays sticky; a finished toast ignores the pointer.
+/// - A sticky toast stays sticky; a finished toast cannot be frozen.
 ///
 /// Like `Timeline`, every answer is a function of time (no per-frame accumulation). Events must
 /// come in order; a question or event about a moment before the last event is taken as being at
 /// that event.
-public struct HeldTimeline: Equatable, Sendable {
+public struct FreezableTimeline: Equatable, Sendable {
     public let timeline: Timeline
-    /// Seconds the toast holds at least after the pointer leaves it (`Style.hoverMinimumHold`).
+    /// Seconds the toast holds at least after it thaws (`Style.hoverMinimumHold`).
     public let minimumHold: Double
     /// How the toast looks once it has come in.
     private let settled: Appearance
-    /// Coming back from a fade-out the pointer stopped; nil: the timeline's own entrance.
+    /// Coming back from a fade-out a freeze stopped; nil: the timeline's own entrance.
     private var comeback: Comeback?
-    /// When the exit starts; nil while sticky. Not used while the pointer is over the toast.
+    /// When the exit starts; nil while sticky. Not used while frozen.
     private var exitStart: Double?
-    /// While the pointer is over the toast: the hold left for after it leaves (nil: sticky).
-    private var held: Held?
+    /// While frozen: the hold left for after the thaw (nil: sticky).
+    private var frozen: Frozen?
     /// The moment of the last event: time never goes back before it.
     private var lastEvent = -Double.infinity
 
@@ -42,7 +44,7 @@ public struct HeldTimeline: Equatable, Sendable {
         var end: Double { start + duration }
     }
 
-    private struct Held: Equatable {
+    private struct Frozen: Equatable {
         var holdLeft: Double?
     }
 
@@ -56,54 +58,47 @@ public struct HeldTimeline: Equatable, Sendable {
         exitStart = timeline.exitStart
     }
 
-    /// Whether the pointer is over the toast as far as the clock knows.
-    public var isPointerOver: Bool { held != nil }
+    /// Whether the clock stands still.
+    public var isFrozen: Bool { frozen != nil }
 
     /// When the toast has fully come in (its entrance, or its way back from a stopped exit).
     private var arrivalEnd: Double { comeback?.end ?? timeline.entranceDuration }
 
     // MARK: Events
 
-    /// Applies a change of the pointer at `time`.
-    public mutating func apply(_ change: HoverChange, at time: Double) {
-        switch change {
-        case .entered: pointerEntered(at: time)
-        case .left: pointerLeft(at: time)
-        }
-    }
-
-    /// The pointer came onto the toast: its hold stops; a leaving toast comes back.
-    public mutating func pointerEntered(at time: Double) {
+    /// Stops the clock at `time` (the pointer came onto the toast, the user is away): its hold
+    /// stops; a leaving toast comes back.
+    public mutating func freeze(at time: Double) {
         let time = max(time, lastEvent)
-        guard held == nil else { return }
+        guard frozen == nil else { return }
         let phase = phase(at: time)
         guard phase != .finished else { return }
         lastEvent = time
         switch phase {
         case .entering:
             // The hold has not begun: all of it is left.
-            held = Held(holdLeft: exitStart.map { $0 - arrivalEnd })
+            frozen = Frozen(holdLeft: exitStart.map { $0 - arrivalEnd })
         case .holding:
-            held = Held(holdLeft: exitStart.map { $0 - time })
+            frozen = Frozen(holdLeft: exitStart.map { $0 - time })
         case .leaving:
             let now = appearance(at: time)
             let lost = settled.opacity > 0 ? min(max(1 - now.opacity / settled.opacity, 0), 1) : 1
             let span = timeline.entranceDuration > 0 ? timeline.entranceDuration : timeline.exitDuration
             comeback = Comeback(from: now, start: time, duration: lost * span)
-            held = Held(holdLeft: 0)
+            frozen = Frozen(holdLeft: 0)
         case .finished:
             break
         }
     }
 
-    /// The pointer went off the toast: the hold goes on with what was left, at least
+    /// Starts the clock again at `time`: the hold goes on with what was left, at least
     /// `minimumHold`.
-    public mutating func pointerLeft(at time: Double) {
+    public mutating func thaw(at time: Double) {
         let time = max(time, lastEvent)
-        guard let held else { return }
+        guard let frozen else { return }
         lastEvent = time
-        self.held = nil
-        guard let left = held.holdLeft else {
+        self.frozen = nil
+        guard let left = frozen.holdLeft else {
             exitStart = nil
             return
         }
@@ -118,7 +113,7 @@ public struct HeldTimeline: Equatable, Sendable {
     public func phase(at time: Double) -> Phase {
         let time = max(time, lastEvent)
         if time < arrivalEnd { return .entering }
-        guard held == nil, let exitStart else { return .holding }
+        guard frozen == nil, let exitStart else { return .holding }
         if time < exitStart { return .holding }
         return time < exitStart + timeline.exitDuration ? .leaving : .finished
     }
@@ -146,7 +141,7 @@ public struct HeldTimeline: Equatable, Sendable {
 
     /// When the next frame is due after `time`: on the frame grid while something moves, at
     /// the end of a phase if that comes first, the start of the exit while holding; nil when
-    /// nothing will change without an event (held, sticky, finished).
+    /// nothing will change without an event (frozen, sticky, finished).
     public func nextFrameTime(after time: Double, frameInterval: Double) -> Double? {
         switch phase(at: time) {
         case .entering, .leaving:
@@ -164,7 +159,7 @@ public struct HeldTimeline: Equatable, Sendable {
     public func nextPhaseBoundary(after time: Double) -> Double? {
         let time = max(time, lastEvent)
         var boundaries = [arrivalEnd]
-        if held == nil, let exitStart { boundaries += [exitStart, exitStart + timeline.exitDuration] }
+        if frozen == nil, let exitStart { boundaries += [exitStart, exitStart + timeline.exitDuration] }
         return boundaries.filter { $0 > time }.min()
     }
 }

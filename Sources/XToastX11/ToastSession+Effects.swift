@@ -1,0 +1,123 @@
+import CX11
+import Glibc
+import XToastCore
+
+/// The session's effects, carried out: the queue's, the screen's, and the questions whose answers
+/// go back through `feed(_:)` at once.
+extension ToastSession {
+    func carryOut(_ effect: Session.Effect) throws(X11Error) {
+        switch effect {
+        case .schedule, .reschedule, .joinSchedule, .leaveSchedule, .join, .queued, .lookAtTurn, .rejoin, .watch, .leaveQueue,
+            .standAside, .leave:
+            try carryOutInQueue(effect)
+        case .lookAtScreen, .show, .present, .blend, .raise, .restack, .slide, .announce, .hide:
+            try carryOutOnScreen(effect)
+        case .lookAtFullscreen, .watchFullscreen, .lookAtIdle, .watchReturn, .lookAtPointer, .speak, .forward, .finish:
+            try carryOutLook(effect)
+        }
+    }
+
+    /// The schedule, the queue, the stack and the pause.
+    private func carryOutInQueue(_ effect: Session.Effect) throws(X11Error) {
+        switch effect {
+        case .schedule(let delivery):
+            try wakeups.schedule(delivery)
+            if request.rescheduleAfterZoneChange != nil { wakeups.watchTimeZone() }
+        case .reschedule:
+            // "09:00" now means 09:00 in the new zone.
+            if let instant = request.rescheduleAfterZoneChange?() { try? wakeups.schedule(.at(instant)) }
+        case .joinSchedule: coordinator.joinSchedule()
+        case .leaveSchedule: coordinator.leaveSchedule()
+        case .join:
+            if request.stack { coordinator.joinStack() } else { coordinator.register() }
+            XFlush(display.pointer)
+        case .queued: tell(queued)
+        case .lookAtTurn: looksAtTurn = true
+        case .rejoin: coordinator.rejoin()
+        case .watch(let ticket): coordinator.watch(Window(ticket))
+        case .leaveQueue: coordinator.leaveQueue()
+        case .standAside(let until):
+            // The coordinator's word for standing aside is still "hold".
+            coordinator.hold()
+            wakeups.armPauseEnd(at: until.map(Double.init))
+        case .leave: coordinator.leave()
+        default: break
+        }
+    }
+
+    /// The windows.
+    private func carryOutOnScreen(_ effect: Session.Effect) throws(X11Error) {
+        switch effect {
+        case .lookAtScreen:
+            try feed(.screen(lookAtScreen()))
+        case .show(let content, let timeline, let composited, let morph):
+            // What is on screen stays until the newest is drawn over it: in a burst of updates
+            // the one not drawn yet simply goes.
+            let onScreen = morph ? retiring ?? showing : nil
+            if morph { retiring = onScreen }
+            showing = try show(
+                content, on: timeline, composited: composited, morphingFrom: onScreen?.windows.first?.currentBox,
+                progress: onScreen?.windows.first?.progress)
+            try feed(.shown)
+        case .present(let appearance, let turn): showing?.present(appearance, turn: turn)
+        case .blend(let composited): showing?.blend(composited)
+        case .raise: showing?.raise()
+        case .restack: restacks = true
+        case .slide: showing?.slide(now: Wakeups.now()) { box in announceMove(of: box) }
+        case .announce(let progress):
+            guard let showing else { break }
+            if !showing.isSetUp { try finishSetUp(showing) }
+            coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)
+            // Drawn over the old one: now the old one can go.
+            retiring = nil
+        case .hide:
+            showing = nil
+            retiring = nil
+        default: break
+        }
+    }
+
+    /// The questions to the server, and what goes elsewhere (the screen reader, the command).
+    private func carryOutLook(_ effect: Session.Effect) throws(X11Error) {
+        switch effect {
+        case .lookAtFullscreen:
+            try feed(.fullscreen(covered: try isCovered()))
+        case .watchFullscreen:
+            watchesFullscreen = true
+            // Watched from this read on: should it have cleared in between, look again.
+            if try !isCovered() { try feed(.fullscreenChanged) }
+        case .lookAtIdle:
+            try feed(.idle(seconds: idleWatch.idleSeconds()))
+        case .watchReturn:
+            if !idleWatch.armReturn() { try feed(.noReturnAlarm) }
+        case .lookAtPointer:
+            if let change = pointer.poll() { try feed(.hover(change)) }
+            try feed(.pointerMoves(pointer.isFollowing))
+        case .speak(let content):
+            // After the first frame, so that a toast's first paint never waits for it.
+            ScreenReader.announceIfRunning(text: Announcement.text(for: content), display: display)
+        case .forward(let number):
+            if let command = request.command { kill(command.pid, number) }
+        default: break
+        }
+    }
+
+    /// Whether every monitor the toast goes on shows a fullscreen window on top. Once watched,
+    /// each read selects the events of the windows it read.
+    private func isCovered() throws(X11Error) -> Bool {
+        let targets: [Monitor]
+        if let fresh { targets = fresh.targets } else { targets = try Self.monitors(for: request.monitor, on: display).0 }
+        let mask = request.stack ? PropertyChangeMask : NoEventMask
+        return !fullscreenWatch.covered(targets.map(\.rect), watching: watchesFullscreen ? mask : nil, asked: fresh?.fullscreen)
+            .contains(false)
+    }
+
+    /// Calls `queued` (`--detach`) once our place is on the server: that takes a round trip,
+    /// which nobody else waits for.
+    private func tell(_ queued: (() -> Void)?) {
+        XFlush(display.pointer)
+        guard let queued else { return }
+        XSync(display.pointer, 0)
+        queued()
+    }
+}
