@@ -303,7 +303,7 @@ public final class ToastSession {
             case .watch(let ticket): coordinator.watch(Window(ticket))
             case .leaveQueue: coordinator.leaveQueue()
             case .hold(let until):
-                coordinator.hold()
+                coordinator.standAside()
                 wakeups.armPauseEnd(at: until.map(Double.init))
             case .show(let next, let hold, let morph):
                 // What is on screen stays until the newest is drawn over it: in a burst of
