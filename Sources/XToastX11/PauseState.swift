@@ -20,14 +20,15 @@ extension XDisplay {
         XSync(pointer, 0)
     }
 
-    /// The queue (as `readQueue`) and the pause at `now`, asked together: one round trip, as the
-    /// queue alone took, so that a toast that never meets a pause pays nothing for it.
-    func queueAndPause(now: Double) -> (queue: [UInt], pause: Pause?) {
+    /// The queue (as `readQueue`) and `_XTOAST_PAUSED`'s values (nil: absent or malformed),
+    /// asked together: one round trip, as the queue alone took, so that a toast that never meets
+    /// a pause pays nothing for it. `Pause.reading` says what the values mean.
+    func queueAndRawPause() -> (queue: [UInt], pause: [UInt]?) {
         let root = xcb_window_t(truncatingIfNeeded: self.root)
         let pauseQuestion = xcb_get_property(connection, 0, root, xcb_atom_t(atoms.paused), xcb_atom_t(XA_CARDINAL), 0, 2)
         let queueQuestion = xcb_get_property(
             connection, 0, root, xcb_atom_t(atoms.queue), xcb_atom_t(XA_WINDOW), 0, UInt32(TicketQueue.entryLimit))
-        let pause = Pause.reading(cardinals(pauseQuestion, type: XCB_ATOM_CARDINAL, cut: true)?.map { UInt($0) }, now: now)
+        let pause = cardinals(pauseQuestion, type: XCB_ATOM_CARDINAL, cut: true)?.map { UInt($0) }
         let entries = cardinals(queueQuestion, type: XCB_ATOM_WINDOW, cut: true) ?? []
         return (TicketQueue.pruned(entries.map { UInt($0) }, removing: []), pause)
     }

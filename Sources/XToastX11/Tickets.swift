@@ -24,6 +24,30 @@ extension XDisplay {
         return (found, TicketQueue.pruned(entries.map { UInt($0) }, removing: []))
     }
 
+    /// What each window says as a ticket, with its `_XTOAST_SHOWN` and `_XTOAST_REPLACES`:
+    /// everything a tagged toast's placement needs, in one round trip.
+    func ticketFacts(_ windows: [Window]) -> [QueueMember.Facts] {
+        let questions = askTickets(windows)
+        let extras = windows.map { window -> (xcb_get_property_cookie_t, xcb_get_property_cookie_t)? in
+            let id = xcb_window_t(truncatingIfNeeded: window)
+            guard window == UInt(id) && window != 0 else { return nil }
+            return (
+                xcb_get_property(connection, 0, id, xcb_atom_t(atoms.shown), xcb_atom_t(XA_CARDINAL), 0, 5),
+                xcb_get_property(
+                    connection, 0, id, xcb_atom_t(atoms.replaces), xcb_atom_t(XA_WINDOW), 0, UInt32(TicketQueue.entryLimit))
+            )
+        }
+        let found = answers(to: questions)
+        return zip(found, extras).map { ticket, extra in
+            guard let (shownQuestion, replacesQuestion) = extra else { return QueueMember.Facts(ticket: nil, shown: nil, replaces: []) }
+            // Both replies are read, whatever the ticket says, so that none is left behind.
+            let shown = cardinals(shownQuestion, type: XCB_ATOM_CARDINAL, cut: true)
+            let replaces = cardinals(replacesQuestion, type: XCB_ATOM_WINDOW, cut: true) ?? []
+            return QueueMember.Facts(
+                ticket: ticket, shown: QueueMember.Shown(values: shown?.map { UInt($0) }), replaces: replaces.map { UInt($0) })
+        }
+    }
+
     private typealias TicketQuestion = (xcb_get_window_attributes_cookie_t, xcb_get_property_cookie_t)
 
     private func askTickets(_ windows: [Window]) -> [TicketQuestion?] {

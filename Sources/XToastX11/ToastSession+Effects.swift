@@ -37,8 +37,7 @@ extension ToastSession {
         case .watch(let ticket): coordinator.watch(Window(ticket))
         case .leaveQueue: coordinator.leaveQueue()
         case .standAside(let until):
-            // The coordinator's word for standing aside is still "hold".
-            coordinator.hold()
+            coordinator.standAside()
             wakeups.armPauseEnd(at: until.map(Double.init))
         case .leave: coordinator.leave()
         default: break

@@ -164,9 +164,11 @@ public final class ToastSession {
     }
 
     /// What a batch of events asked for once: the turn looked at however many asked, the stack
-    /// read once.
+    /// read once. A look waits while events are queued: one that came in during the last look
+    /// (a `replaced` command, the end of the ticket waited for) is read before looking again,
+    /// as `QueueWorld` runs it.
     private func finishBatch() throws(X11Error) {
-        while looksAtTurn && session.outcome == nil {
+        while looksAtTurn && session.outcome == nil && XEventsQueued(display.pointer, QueuedAlready) == 0 {
             looksAtTurn = false
             try feed(.turn(coordinator.turn()))
         }
