@@ -167,6 +167,8 @@ public struct QueueMember: Sendable {
         case rewriting(Rewrite, then: AfterRewrite)
         case telling([UInt], then: AfterTelling)
         case rejoining
+        /// The ticket just watched asked about again.
+        case checkingWatch(now: Double)
     }
 
     private enum AfterRewrite: Sendable {
@@ -192,7 +194,8 @@ public struct QueueMember: Sendable {
             case reading
             /// The facts of the windows `asking` asked for, besides those known.
             case learning(queue: [UInt], facts: [UInt: Facts], asking: [UInt])
-            /// Under the grab, the queue asked again to check it is what the plan was made on.
+            /// Under the grab, the queue and the tickets to tell asked again, to check they are
+            /// what the plan was made on.
             case checking(queue: [UInt], plan: QueueProtocol.Placement, facts: [UInt: Facts])
         }
         var underGrab: Bool { attempt >= QueueMember.placementsWithoutGrab }
@@ -276,9 +279,12 @@ public struct QueueMember: Sendable {
             if joining.underGrab { return placed(plan, facts: facts) }
             joining.stage = .checking(queue: queue, plan: plan, facts: facts)
             conversation = .joining(joining)
-            return Step([.grab], .ask(.list(.queue, limit: TicketQueue.entryLimit)))
-        case (.checking(let queue, let plan, let facts), .list(let now)):
-            if now == queue { return placed(plan, facts: facts) }
+            // Under the grab, the queue again and the tickets we are to tell, in one round trip:
+            // one of them may have ended since and its id gone to an unrelated toast.
+            return Step([.grab], .ask(.tickets(plan.replaces, thenQueue: true)))
+        case (.checking(let queue, let plan, let facts), .tickets(let found, let now)):
+            let stillTheirs = found.allSatisfy { $0?.tag == ticket.tag }
+            if now == queue && stillTheirs { return placed(plan, facts: facts) }
             joining.attempt += 1
             var step = joinTagged(joining)
             step.writes.insert(.ungrab, at: 0)
@@ -574,12 +580,18 @@ public struct QueueMember: Sendable {
     /// Waits for `entry` to go (its end, even by SIGKILL, comes as a DestroyNotify). A new
     /// choice is announced by touching our ticket: whoever waits for us looks again, so that
     /// waits never go round in a circle after some client reordered the queue.
-    public mutating func watch(_ entry: UInt) -> [Write] {
-        guard entry != watched else { return [] }
+    ///
+    /// The ticket is asked about again once its events are ours: the look selected them before
+    /// reading it, but a selection on a window that had ended is lost, and the server may have
+    /// given its id to a new client's ticket by the time it was read. Ends with `.done`, or,
+    /// when it is gone, with a new look's `.turn` (wall clock `now`).
+    public mutating func watch(_ entry: UInt, now: Double) -> Step {
+        guard entry != watched else { return Step([], .done) }
         var writes: [Write] = watched.map { [.stopListening(to: $0)] } ?? []
         writes += [.listen(to: [entry]), .ticket(ticket)]
         watched = entry
-        return writes
+        conversation = .checkingWatch(now: now)
+        return Step(writes, .ask(.tickets([entry], thenQueue: false)))
     }
 
     /// The ticket we waited for ended: our selection went with it, and the server may give its
@@ -598,12 +610,13 @@ public struct QueueMember: Sendable {
 
     /// Sends `replaced` to the tickets we took the place of that are still theirs: a dead
     /// ticket's id may have gone to a new, unrelated ticket, so the tag must match.
+    /// Read and sent under the grab: no new client can take a dead one's id in between.
     private mutating func tellReplaced(then after: AfterTelling) -> Step {
         let told = replaces
         replaces = []
         guard !told.isEmpty else { return toldReplaced(then: after) }
         conversation = .telling(told, then: after)
-        return Step([], .ask(.tickets(told, thenQueue: false)))
+        return Step([.grab], .ask(.tickets(told, thenQueue: false)))
     }
 
     private mutating func toldReplaced(then after: AfterTelling) -> Step {
@@ -626,7 +639,7 @@ public struct QueueMember: Sendable {
         case .telling(let told, let after):
             guard case .tickets(let found, _) = answer else { return unexpected(answer) }
             let sends = zip(told, found).compactMap { old, found in found?.tag == ticket.tag ? Write.send(.replaced, to: old) : nil }
-            return toldReplaced(then: after).after(sends)
+            return toldReplaced(then: after).after(sends + [.ungrab])
         case .appending(let list):
             guard case .appended(let failed) = answer else { return unexpected(answer) }
             conversation = .none
@@ -634,6 +647,12 @@ public struct QueueMember: Sendable {
             var step = rewrite(Rewrite(list: list, appendingMe: true), then: .done)
             step.warning = "ignored a malformed \(list.propertyName) on the root window"
             return step
+        case .checkingWatch(let now):
+            guard case .tickets(let found, _) = answer else { return unexpected(answer) }
+            conversation = .none
+            if found.first ?? nil != nil { return Step([], .done) }
+            watched = nil
+            return lookAtTurn(now: now)
         case .rejoining:
             guard case .malformed(let malformed) = answer else { return unexpected(answer) }
             var step = rewrite(Rewrite(list: .queue, appendingMe: true), then: .touch)

@@ -158,8 +158,10 @@ final class Coordinator {
     }
 
     /// Waits for `window` to go: its end (even by SIGKILL) wakes us through a DestroyNotify.
-    func watch(_ window: Window) {
-        member.watch(UInt(window)).forEach(write)
+    /// Returns a new turn when it had gone already.
+    func watch(_ window: Window) -> QueueProtocol.Turn? {
+        guard case .turn(let turn) = converse(member.watch(UInt(window), now: Wakeups.wallClock())) else { return nil }
+        return turn
     }
 
     /// What a waiting process hears of the ticket it waits for: its end, and its touches.

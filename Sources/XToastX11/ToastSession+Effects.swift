@@ -34,7 +34,9 @@ extension ToastSession {
         case .queued: tell(queued)
         case .lookAtTurn: looksAtTurn = true
         case .rejoin: coordinator.rejoin()
-        case .watch(let ticket): coordinator.watch(Window(ticket))
+        case .watch(let ticket):
+            // Gone already: the machine looked again.
+            if let turn = coordinator.watch(Window(ticket)) { try feed(.turn(turn)) }
         case .leaveQueue: coordinator.leaveQueue()
         case .standAside(let until):
             coordinator.standAside()

@@ -190,8 +190,12 @@ struct QueueWorld {
         processes[index].timer = nil
         switch turn {
         case .mine:
+            // Never two at once, except a toast already told to go: one we replace, one that a
+            // toast with its tag replaced, or this one, told while it looked (it reads the
+            // command next, a toast that flashed as its update came).
             let retiring = Set(processes[index].member.replaces)
             for other in processes where other.state == .showing && !retiring.contains(other.ticket) && other.replacedBy == nil {
+                guard processes[index].replacedBy == nil else { continue }
                 throw failure("\(other.index) and \(index) show at once; queue \(queue)")
             }
             processes[index].state = .showing
@@ -200,7 +204,7 @@ struct QueueWorld {
             let box = Rect(x: 10, y: 10, width: 100, height: 40)
             begin(index, .announce, processes[index].member.announceShown(QueueMember.Shown(box: box, progress: nil)))
         case .waitFor(let entry):
-            begin(index, .look, QueueMember.Step(processes[index].member.watch(entry), .done))
+            begin(index, .look, processes[index].member.watch(entry, now: Double(clock)))
         case .paused(let until):
             if processes[index].urgent { throw failure("urgent \(index) stood aside") }
             processes[index].standingAside = true
@@ -223,6 +227,7 @@ struct QueueWorld {
 
     /// An event from the server, taken from the process's queue when it is idle.
     mutating func handle(_ event: Event, _ index: Int) throws {
+        note("  \(index) hears \(event) watching \(String(describing: processes[index].member.watched))")
         switch event {
         case .command:
             // A command reaches a process before any queue change that followed it.
@@ -258,6 +263,7 @@ struct QueueWorld {
 
     mutating func carryOut(_ write: QueueMember.Write, for index: Int) {
         let me = processes[index].ticket
+        if case .listen(let entries) = write { note("  \(index) listens to \(entries)") }
         switch write {
         case .ticket(let ticket):
             windows[me]?.ticket = ticket
@@ -269,6 +275,7 @@ struct QueueWorld {
         case .append(let list):
             lists[list, default: []].append(me)
             if list == .queue && processes[index].joined == nil {
+                note("  \(index) appends, start \(joins)")
                 processes[index].joined = joins
                 joins += 1
             }
@@ -399,6 +406,8 @@ extension QueueWorld {
         var pauses = false
         /// Everyone joins before anyone looks: a long queue drains.
         var joinFirst = false
+        /// More steps than this: something goes round in a circle.
+        var stepLimit = 400_000
     }
 
     enum Action {
@@ -412,12 +421,15 @@ extension QueueWorld {
         let maximumPauseChanges = schedule.pauses ? (schedule.faults ? 6 : 4) : 0
         while true {
             steps += 1
-            guard steps < 400_000 else { throw failure("no end after \(steps) steps") }
+            guard steps < schedule.stepLimit else { throw failure("no end after \(steps) steps") }
             var actions: [Action] = []
             var slow: [Action] = []
             var background: [Action] = []
+            // While the server is grabbed, it serves the grabber alone: nobody else connects,
+            // writes or has its connection's end carried out.
+            let free = grabbedBy == nil
             let spawning = processes.count < schedule.processes
-            if spawning { actions.append(.spawn) }
+            if spawning && free { actions.append(.spawn) }
             for p in processes where p.isAlive && mayAct(p.index) {
                 if isBusy(p.index) && !(schedule.joinFirst && spawning && p.conversation == nil) { actions.append(.step(p.index)) }
                 // Toasts stay a while: others arrive, pauses begin and end while they show.
@@ -431,12 +443,14 @@ extension QueueWorld {
                 let choices: [[UInt]?] = [nil, [0], [UInt(clock + 1 + random.below(4))]]
                 background.append(.pause(last ? nil : random.pick(choices)))
             }
-            if schedule.pauses && (paused != nil || processes.contains { $0.timer != nil }) { background.append(.tick) }
+            if schedule.pauses && (paused != nil || processes.contains { $0.isAlive && $0.timer != nil }) { background.append(.tick) }
             if actions.isEmpty || random.below(4) == 0 { actions += slow }
             if actions.isEmpty || random.below(5) == 0 { actions += background }
             guard !actions.isEmpty else { break }
             let action = random.pick(actions)
-            note("\(action) clock \(clock) paused \(String(describing: pauseValue)) queue \(queue.map { windows[$0].map { String($0.owner) } ?? "x" })")
+            if case .step = action {} else {
+                note("\(action) clock \(clock) paused \(String(describing: pauseValue)) queue \(queue.map { windows[$0].map { String($0.owner) } ?? "x" })")
+            }
             switch action {
             case .spawn:
                 let tags: [String?] = schedule.faults ? [nil, nil, nil, "vol", "vol", "other"] : schedule.pauses ? [nil, nil, "vol"] : [nil]
