@@ -50,6 +50,8 @@ public struct Configuration: Sendable {
         case pause, resume
         case generateManual
         case generateCompletion(Shell)
+        /// `--notification-service`: serve applications' notifications on the session bus.
+        case notificationService
     }
 
     public enum Shell: String, CaseIterable, Sendable {

@@ -36,6 +36,9 @@ struct XToastCommand {
             try commandLineOnly.apply(commandLine: parsed.options)
             request = commandLineOnly.configuration
             switch request.mode {
+            case .notificationService:
+                (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
+                if !parsed.words.isEmpty { throw OptionError("--notification-service takes no words") }
             case .help, .version, .generateManual, .generateCompletion:
                 // Asked for help, the rest of the line is not judged.
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
@@ -71,6 +74,8 @@ struct XToastCommand {
         case .generateCompletion(let shell):
             Output.write(Documentation.completion(for: shell))
             return ExitStatus.success
+        case .notificationService:
+            return try NotificationServiceMode.run(request)
         case .show:
             // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
             if !request.detach { startLoadingFonts() }
