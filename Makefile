@@ -26,6 +26,9 @@ BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/xtoast
+DBUSDIR = $(DESTDIR)$(PREFIX)/share/dbus-1/services
+# Named apart from other daemons' files: several may claim org.freedesktop.Notifications.
+DBUS_SERVICE = xtoast.org.freedesktop.Notifications.service
 
 # Install what is missing, build in release mode and show a toast (or draw it into a PNG when
 # there is no display to show it on).
@@ -72,6 +75,10 @@ install-files:
 	install -D -m 755 .build/release/xtoast $(BINDIR)/xtoast
 	@# NOTIFY_SEND=1: a notify-send link, for scripts written for libnotify's (no daemon needed).
 	if [ -n "$(NOTIFY_SEND)" ]; then ln -sf xtoast $(BINDIR)/notify-send; fi
+	@# NOTIFICATION_SERVICE=1: the session bus starts `xtoast --notification-service` for
+	@# applications' notifications (org.freedesktop.Notifications).
+	if [ -n "$(NOTIFICATION_SERVICE)" ]; then mkdir -p $(DBUSDIR) && \
+	  sed 's|/usr/bin/xtoast|$(PREFIX)/bin/xtoast|' Packaging/org.freedesktop.Notifications.service > $(DBUSDIR)/$(DBUS_SERVICE); fi
 	mkdir -p $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR) $(DOCDIR)
 	.build/release/xtoast --generate-manual > $(MANDIR)/xtoast.1
 	.build/release/xtoast --generate-completion bash > $(BASHDIR)/xtoast
@@ -83,13 +90,15 @@ install-files:
 
 uninstall:
 	if [ "$$(readlink $(BINDIR)/notify-send)" = xtoast ]; then rm -f $(BINDIR)/notify-send; fi
+	rm -f $(DBUSDIR)/$(DBUS_SERVICE)
 	rm -f $(BINDIR)/xtoast $(MANDIR)/xtoast.1 $(BASHDIR)/xtoast $(ZSHDIR)/_xtoast $(FISHDIR)/xtoast.fish
 	rm -f $(DOCDIR)/config.example $(DOCDIR)/README.md $(DOCDIR)/docs/*.md
 	-rmdir $(DOCDIR)/docs 2>/dev/null
 	-rmdir $(DOCDIR) 2>/dev/null
 
-# Debian packages of the release build, in this folder: xtoast_VERSION_ARCH.deb and
-# xtoast-notify-send_VERSION_all.deb (the notify-send name through a dpkg diversion). See
+# Debian packages of the release build, in this folder: xtoast_VERSION_ARCH.deb,
+# xtoast-notify-send_VERSION_all.deb (the notify-send name through a dpkg diversion) and
+# xtoast-notification-service_VERSION_all.deb (the D-Bus service file). See
 # Packaging/make-deb and docs/install.md.
 deb: release
 	@.ci/install-deps deb
@@ -119,10 +128,13 @@ pictures: build
 	  Resources/toast-spinner.png Resources/toast-custom.png Resources/toast-scripts.png Resources/toast-markup.png \
 	  Resources/toast-wrapped.png Resources/toast-buttons.png Resources/toast-svg.png Resources/gallery.png
 
-# Side by side with the C floors, osd_cat and notify-send + dunst (RUNS=20 by default).
+# Side by side with the C floors, osd_cat and notify-send + dunst (RUNS=20 by default); then
+# applications' notifications through the service and through dunst.
 bench: release
 	@.ci/install-deps bench
 	python3 .ci/bench/bench.py
+	@# Applications' notifications: Notify → first paint through the service and through dunst.
+	python3 .ci/bench/notifications.py
 
 # Writes Sources/xtoast/startup.order from callgrind runs of the release build and links again.
 startup-order: release
@@ -138,4 +150,4 @@ docs: build
 	.build/debug/xtoast --generate-markdown > docs/options.md
 
 clean:
-	rm -rf .build $(DEMO_PNG) xtoast_*.deb xtoast-notify-send_*.deb
+	rm -rf .build $(DEMO_PNG) xtoast_*.deb xtoast-notify-send_*.deb xtoast-notification-service_*.deb

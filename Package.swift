@@ -5,6 +5,8 @@ import PackageDescription
 //   XToastCore   — the standard library only (geometry, style, timing, text rules)
 //   XToastRender — XToastCore + CCairo (draws into any Cairo surface; no X)
 //   XToastX11    — XToastCore + XToastRender + CX11 (the only module that talks to X)
+//   XToastService — XToastCore + XToastX11 + CGio (the notification service, GDBus; only
+//                  `xtoast --notification-service` calls into it)
 //   xtoast       — everything: read the sources, wire, exit codes
 // The program's modules leave out the implicitly imported `_StringProcessing` (Regex): nothing
 // uses it, and with the runtime linked statically it was 2.2 MB of the binary.
@@ -34,12 +36,16 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        // GIO for the notification service's D-Bus: already loaded with Pango, so no library more.
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "XToastCore", swiftSettings: lean),
         .target(name: "XToastRender", dependencies: ["XToastCore", "CCairo"], swiftSettings: lean),
         .target(name: "XToastX11", dependencies: ["XToastCore", "XToastRender", "CX11", "CCairo"], swiftSettings: lean),
+        .target(
+            name: "XToastService", dependencies: ["XToastCore", "XToastRender", "XToastX11", "CGio", "CX11", "CCairo"], swiftSettings: lean),
         .executableTarget(
             name: "xtoast",
-            dependencies: ["XToastCore", "XToastRender", "XToastX11"],
+            dependencies: ["XToastCore", "XToastRender", "XToastX11", "XToastService"],
             exclude: ["startup.order"],  // the release link's function order (Makefile)
             swiftSettings: lean
         ),

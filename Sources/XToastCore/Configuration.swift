@@ -52,6 +52,8 @@ public struct Configuration: Sendable {
         /// `--generate-markdown`: the option reference, docs/options.md.
         case generateMarkdown
         case generateCompletion(Shell)
+        /// `--notification-service`: serve applications' notifications on the session bus.
+        case notificationService
     }
 
     public enum Shell: String, CaseIterable, Sendable {

@@ -335,6 +335,11 @@ public enum OptionTable {
             config, _ throws(OptionError) in try setMode(&config, .resume)
         },
         OptionDefinition(
+            "notification-service", scope: .invocation,
+            help:
+                "Serve applications' notifications (org.freedesktop.Notifications) on the session bus as toasts in the same queue; the bus starts it, and it exits after 30 s with nothing to show. Exits 69 if another program owns the name."
+        ) { config, _ throws(OptionError) in try setMode(&config, .notificationService) },
+        OptionDefinition(
             "print-outcome", scope: .invocation, help: "Print how the toast ended: expired, clicked, action, replaced or dismissed."
         ) { config, _ in config.printOutcome = true },
         OptionDefinition(

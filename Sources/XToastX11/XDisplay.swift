@@ -132,6 +132,14 @@ public final class XDisplay {
         return try body()
     }
 
+    /// Runs `body`, requests to the server, with the watchdog armed inside an `idle` wait (the
+    /// notification service asks between long waits in GLib's loop).
+    public func awake<T>(_ body: () -> T) -> T {
+        xtoast_watchdog_arm()
+        defer { xtoast_watchdog_disarm() }
+        return body()
+    }
+
     /// The file descriptor to poll for events.
     public var fileDescriptor: Int32 { XConnectionNumber(pointer) }
 

@@ -20,6 +20,7 @@ enum Documentation {
         ("1", "runtime error: no display, no answer within 5 s, lost connection, cannot write a file or the output"),
         ("2", "with --action: not clicked (expired, dismissed or replaced)"),
         ("64", "usage error: bad option, value or empty message"),
+        ("69", "--notification-service: another notification daemon owns org.freedesktop.Notifications"),
         ("128+N", "ended by signal N (SIGTERM: 143, SIGINT: 130)"),
     ]
 

@@ -36,6 +36,9 @@ struct XToastCommand {
             try commandLineOnly.apply(commandLine: parsed.options)
             request = commandLineOnly.configuration
             switch request.mode {
+            case .notificationService:
+                (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
+                if !parsed.words.isEmpty { throw OptionError("--notification-service takes no words") }
             case .help, .version, .generateManual, .generateMarkdown, .generateCompletion:
                 // Asked for help, the rest of the line is not judged.
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
@@ -62,6 +65,7 @@ struct XToastCommand {
             Output.write(text)
             return ExitStatus.success
         }
+        if request.mode == .notificationService { return try NotificationServiceMode.run(request) }
         // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
         if request.mode == .show && !request.detach { startLoadingFonts() }
         let message = request.mode == .show ? try self.message() : ""
@@ -96,7 +100,7 @@ struct XToastCommand {
         case .generateManual: Documentation.manual
         case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
-        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume: nil
+        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService: nil
         }
     }
 

@@ -47,17 +47,19 @@ extension Installation {
             let architecture = try runTool("dpkg", ["--print-architecture"]).trimmingCharacters(in: .whitespacesAndNewlines)
             let program = "\(folder)/xtoast_\(number)_\(architecture).deb"
             let link = "\(folder)/xtoast-notify-send_\(number)_all.deb"
+            let service = "\(folder)/xtoast-notification-service_\(number)_all.deb"
             #expect(try field(program, "Version") == number)
             #expect(try field(program, "Architecture") == architecture)
             #expect(try field(link, "Depends") == "xtoast (>= \(number))")
+            #expect(try field(service, "Depends") == "xtoast (>= \(number))")
 
             // Every file root's, and lintian finds no error or warning (the remaining
             // informational tags are explained in the README).
-            for deb in [program, link] {
+            for deb in [program, link, service] {
                 let listing = try runTool("dpkg-deb", ["--contents", deb]).split(separator: "\n")
                 #expect(listing.allSatisfy { $0.contains(" root/root ") }, "\(deb): \(listing)")
             }
-            let lint = try runTool("lintian", ["--fail-on", "error,warning", program, link])
+            let lint = try runTool("lintian", ["--fail-on", "error,warning", program, link, service])
             #expect(!lint.split(separator: "\n").contains { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }, "\(lint)")
 
             let root = folder + "/root"
@@ -84,6 +86,13 @@ extension Installation {
             #expect(try runTool(notifySend, []) == "libnotify\n")
             #expect(!FileManager.default.fileExists(atPath: root + "/usr/bin/notify-send.libnotify"))
             #expect(try runTool("dpkg-divert", ["--root=\(root)", "--list"]).isEmpty)
+
+            // The bus starts the installed xtoast for applications' notifications.
+            let unpacked = folder + "/service"
+            try runTool("dpkg-deb", ["-x", service, unpacked])
+            let serviceFile = unpacked + "/usr/share/dbus-1/services/xtoast.org.freedesktop.Notifications.service"
+            let activation = (try? String(contentsOfFile: serviceFile, encoding: .utf8)) ?? ""
+            #expect(activation.contains("Name=org.freedesktop.Notifications\nExec=/usr/bin/xtoast --notification-service\n"))
 
             // The package's Depends name every library the binary loads, by the package that
             // holds that library here (Debian's own).

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Notify → first paint: an application's notification (libnotify's notify-send as the client)
+through `xtoast --notification-service` and through dunst, each warm (already running) and
+activated by the session bus (cold). Uses bench.py's server and firstpaint watcher; run after
+`make release` (`python3 .ci/bench/notifications.py`, RUNS=20 by default). No compositor: the
+first painted pixel is the same moment for both either way.
+"""
+import os, statistics, subprocess, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402
+
+IDLE = 2.0  # the service's idle time here (XTOAST_NOTIFICATION_IDLE)
+
+
+def xtoast_bus(server):
+    """A bus of its own whose only Notifications service is xtoast's (the bench's own bus has
+    dunst's service file among the system's)."""
+    services = f"{bench.WORK}/services"
+    os.makedirs(services, exist_ok=True)
+    with open(f"{services}/xtoast.service", "w") as f:
+        f.write(f"[D-BUS Service]\nName=org.freedesktop.Notifications\nExec={bench.XTOAST} --notification-service\n")
+    with open(f"{bench.WORK}/bus.conf", "w") as f:
+        f.write(f"""<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><servicedir>{services}</servicedir>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>""")
+    env = dict(server.env, XTOAST_NOTIFICATION_IDLE=str(IDLE))
+    out = subprocess.run(["dbus-daemon", f"--config-file={bench.WORK}/bus.conf", "--fork", "--print-address=1", "--print-pid=1"],
+                         env=env, stdout=subprocess.PIPE, stderr=open(f"{bench.WORK}/bus.log", "w"), text=True,
+                         check=True).stdout.split()
+    return dict(server.env, DBUS_SESSION_BUS_ADDRESS=out[0]), int(out[1])
+
+
+def has_owner(env):
+    out = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                          "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.Notifications"],
+                         env=env, capture_output=True, text=True).stdout
+    return "true" in out
+
+
+def wait_until(condition, timeout=10):
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def paint(env):
+    return bench.first_paint_once(["notify-send", "-t", "30000", bench.TEXT], env)
+
+
+def main():
+    runs = int(os.environ.get("RUNS", "20"))
+    bench.XTOAST = os.path.abspath(bench.XTOAST)
+    bench.build()
+    server = bench.Server(False)
+    results = {"xtoast warm": [], "xtoast activated": [], "dunst warm": [], "dunst activated": []}
+    bus_pid = None
+    try:
+        # dunst, activated by the bench's bus from its own service file, needs the display.
+        subprocess.run(["dbus-update-activation-environment", "DISPLAY"], env=server.env, check=True)
+        xenv, bus_pid = xtoast_bus(server)
+        dismiss = lambda: subprocess.run([bench.XTOAST, "--dismiss-all"], env=server.env)
+        for run in range(runs):
+            # xtoast, activated: no service on the bus.
+            wait_until(lambda: not has_owner(xenv))
+            results["xtoast activated"].append(paint(xenv))
+            dismiss()
+            # xtoast, warm: the service has just shown (and ended) a notification.
+            # (-w: its toast is gone from the queue before the one measured is sent.)
+            subprocess.run(["notify-send", "-w", "-t", "1", "warm"], env=xenv)
+            results["xtoast warm"].append(paint(xenv))
+            dismiss()
+            # dunst, warm, then activated after it was stopped.
+            results["dunst warm"].append(paint(server.env))
+            server.close_notifications()
+            server.dunst.terminate()
+            server.dunst.wait()
+            wait_until(lambda: not has_owner(server.env))
+            results["dunst activated"].append(paint(server.env))
+            server.close_notifications()
+            # The bus started that dunst: stopped by its pid, and the bench's own started again.
+            out = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                                  "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID",
+                                  "org.freedesktop.Notifications"], env=server.env, capture_output=True, text=True).stdout
+            if "uint32" in out:
+                os.kill(int(out.split()[-1].strip(",)")), 15)
+                wait_until(lambda: not has_owner(server.env))
+            server.dunst = subprocess.Popen(["dunst"], env=server.env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+            wait_until(lambda: has_owner(server.env))
+            time.sleep(0.3)
+            bench.progress(f"notifications: run {run + 1} of {runs}")
+    finally:
+        if bus_pid:
+            os.kill(bus_pid, 15)
+        server.stop()
+    print("| Notify → first paint (ms, no compositor) | median | min | max |\n| --- | --- | --- | --- |")
+    for name, values in results.items():
+        values = [v for v in values if v is not None]
+        if values:
+            print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} |")
+        else:
+            print(f"| {name} | – | – | – |")
+
+
+if __name__ == "__main__":
+    main()

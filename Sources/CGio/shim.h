@@ -1,0 +1,18 @@
+/* GIO's GDBus, for the notification service (`xtoast --notification-service`) only: a plain
+ * toast never calls into it (GIO is loaded all the same: Pango brings it). Macros and
+ * variadic functions do not import into Swift: what the service needs of them is here. */
+#include <gio/gio.h>
+
+/* G_VARIANT_TYPE ("s") and friends are casts of a type string. */
+static inline const GVariantType *xtoast_variant_type(const char *text) { return (const GVariantType *)text; }
+
+/* Registers `info` at `path` with one method handler (the vtable must outlive the object: a
+ * static one). */
+static inline guint xtoast_register_object(GDBusConnection *connection, const char *path, GDBusInterfaceInfo *info,
+                                           GDBusInterfaceMethodCallFunc call, GError **error) {
+    static const GDBusInterfaceVTable vtable = {0};
+    static GDBusInterfaceVTable table;
+    table = vtable;
+    table.method_call = call;
+    return g_dbus_connection_register_object(connection, path, info, &table, NULL, NULL, error);
+}

@@ -1,0 +1,128 @@
+/// A notification as an xtoast command line: the service runs one `xtoast` per notification,
+/// an ordinary toast in the display's queue, and reads how it ended from `--print-outcome`.
+public struct NotificationToast: Equatable, Sendable {
+    /// The arguments after the program's name.
+    public var arguments: [String]
+    /// The tag the toast has: a later notification with the same id (or stack tag) replaces it.
+    public var tag: String
+    /// The key of each `--button`, in order.
+    public var buttonKeys: [String]
+    /// Whether a click on the body is the `default` action.
+    public var hasDefaultAction: Bool
+    /// The label of each button, as the toast prints it.
+    public var labels: [String]
+
+    /// Buttons shown at most (the command's own bound): more actions are left out.
+    public static let buttonLimit = 8
+    /// A summary longer than this is cut before it is sent on.
+    public static let summaryLimit = 200
+    /// A button label longer than this is cut.
+    public static let labelLimit = 64
+    /// The longest `expire_timeout` honoured: the command's bound on --duration (a day).
+    public static let longestTimeout: Int32 = 86_400_000
+
+    /// The tag of notification `id`, when it has no stack tag.
+    public static func tag(id: UInt32) -> String { "fdn-\(id)" }
+
+    /// The urgency's preset name.
+    public static func urgency(_ request: NotificationRequest) -> String {
+        NotifySend.urgencies[min(max(request.hints.urgency ?? 1, 0), 2)]
+    }
+
+    /// The command line for notification `id` of `request`; `icon` is the icon to show, when the
+    /// caller found one it can read (the image-data's file, image-path, app_icon); `rules` are
+    /// the config file's.
+    public init(id: UInt32, request: NotificationRequest, icon: String?, rules: [NotificationRule] = []) {
+        let urgency = Self.urgency(request)
+        var preset = urgency
+        var settings: [NotificationRule.Setting] = []
+        for rule in rules where rule.matches(request, urgency: urgency) {
+            if let chosen = rule.preset { preset = chosen }
+            settings += rule.settings
+        }
+        tag = request.hints.stackTag.flatMap { Ticket.isValidTag($0) ? $0 : nil } ?? Self.tag(id: id)
+        var arguments = ["--print-outcome", "--preset", preset, "--tag", tag, "--markup"]
+        for setting in settings {
+            guard let definition = OptionTable.named(setting.key) else { continue }
+            arguments += definition.isFlag ? ["--\(setting.key)=\(setting.value)"] : ["--\(setting.key)", setting.value]
+        }
+        switch request.expireTimeout {
+        case ..<0: break  // the toast's own automatic duration (or the preset's)
+        case 0: arguments += ["--duration", "sticky"]
+        default: arguments += ["--duration", "\(min(request.expireTimeout, Self.longestTimeout))ms"]
+        }
+        if let icon { arguments += ["--icon", icon] }
+        if let value = request.hints.value { arguments += ["--progress", String(value)] }
+
+        // Actions come in key, label pairs: "default" is a click on the body, the rest buttons.
+        var keys: [String] = []
+        var labels: [String] = []
+        var hasDefault = false
+        var pairs = request.actions.prefix(2 * 64)[...]
+        while pairs.count >= 2 {
+            let key = pairs.removeFirst()
+            let label = pairs.removeFirst()
+            if key == "default" {
+                hasDefault = true
+                continue
+            }
+            guard keys.count < Self.buttonLimit, !keys.contains(key),
+                let text = Self.label(label.isEmpty ? key : label), !labels.contains(text)
+            else { continue }
+            keys.append(key)
+            labels.append(text)
+            arguments += ["--button", text]
+        }
+        if hasDefault { arguments.append("--action") }
+        (buttonKeys, self.labels, hasDefaultAction) = (keys, labels, hasDefault)
+
+        // Summary over body, as daemons draw them; one of them alone is the message. The title
+        // is markup too under --markup: the summary is plain text, escaped.
+        let summary = Self.plainLine(request.summary, limit: Self.summaryLimit)
+        let body = NotificationMarkup.sanitize(request.body)
+        let hasBody = !body.allSatisfy(\.isWhitespace)
+        switch (summary.isEmpty, hasBody) {
+        case (false, true): arguments += ["--title", NotificationMarkup.escape(summary), "--", body]
+        case (false, false): arguments += ["--", NotificationMarkup.escape(summary)]
+        case (true, true): arguments += ["--", body]
+        case (true, false):
+            // Something must show: the app's name, or a word.
+            let name = Self.plainLine(request.appName, limit: Self.summaryLimit)
+            arguments += ["--", NotificationMarkup.escape(name.isEmpty ? "Notification" : name)]
+        }
+        self.arguments = arguments
+    }
+
+    /// What a toast's end means for the application: the action it invoked, if any, and why it
+    /// closed. `output` is what the toast printed (`--print-outcome`'s word, then a button's
+    /// label); `closedByCall` says whether CloseNotification asked for the end.
+    public func ending(output: String, closedByCall: Bool) -> (action: String?, reason: NotificationClosedReason) {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        switch lines.first ?? "" {
+        case "expired": return (nil, .expired)
+        case "clicked": return (nil, .dismissed)
+        case "action": return (hasDefaultAction ? "default" : nil, .dismissed)
+        case "button":
+            guard lines.count > 1, let index = labels.firstIndex(of: lines[1]) else { return (nil, .dismissed) }
+            return (buttonKeys[index], .dismissed)
+        case "dismissed": return (nil, closedByCall ? .closedByCall : .dismissed)
+        default: return (nil, closedByCall ? .closedByCall : .undefined)  // replaced by another tag's toast, dropped, failed
+        }
+    }
+
+    /// A label as `--button` takes it (1 to 64 characters, no control characters), nil when
+    /// nothing is left.
+    static func label(_ text: String) -> String? {
+        let line = plainLine(text, limit: labelLimit)
+        return line.isEmpty ? nil : line
+    }
+
+    /// One line of plain text: control characters and line breaks as spaces, trimmed, cut.
+    static func plainLine(_ text: String, limit: Int) -> String {
+        var line = ""
+        for character in text.prefix(limit) {
+            line.append(character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } ? " " : character)
+        }
+        return line.trimmingCharacters
+    }
+}

@@ -1,0 +1,43 @@
+import Glibc
+import XToastCore
+import XToastService
+import XToastX11
+
+/// `xtoast --notification-service`: the service's setting up, from the command's sources (the
+/// display, the config file's rules), and its exit status.
+enum NotificationServiceMode {
+    /// Seconds with nothing to show before the service exits (GNOME's and MATE's daemons wait
+    /// as long); `XTOAST_NOTIFICATION_IDLE` changes it (tests use a short one).
+    static let idleTime = 30.0
+
+    static func run(_ request: Configuration) throws(CommandError) -> Int32 {
+        let display: XDisplay
+        do {
+            display = try XDisplay(name: request.display)
+        } catch .noDisplay {
+            // Started by the bus, the service has the environment the bus was given.
+            throw .failure(
+                "no display: DISPLAY is not set in the session bus's activation environment (run dbus-update-activation-environment DISPLAY XAUTHORITY in the X session's start-up)"
+            )
+        } catch {
+            throw .failure(error.description)
+        }
+        var rules: [NotificationRule] = []
+        if let config = ConfigSource.load(request) {
+            let read = NotificationRule.rules(in: config.file)
+            rules = read.rules
+            for problem in read.problems { warn("\(config.path):\(problem.line): \(problem.message)") }
+        }
+        var idle = idleTime
+        if let text = getenv("XTOAST_NOTIFICATION_IDLE").map({ String(cString: $0) }), let seconds = Double(text), seconds > 0 {
+            idle = seconds
+        }
+        let version = String(Documentation.version.dropFirst("xtoast ".count))
+        let service = NotificationService(display: display, rules: rules, idleTime: idle, version: version, warn: warn)
+        do throws(NotificationService.Ending) {
+            return try service.run()
+        } catch {
+            throw CommandError(message: error.message ?? "the notification service failed", status: error.status)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Testing
+
+@testable import XToastCore
+
+/// Applications' notifications (the Desktop Notifications Specification) as toasts: the command
+/// line each becomes, the markup subset, pictures, rules, and how each end is reported.
+@Suite("Notifications")
+struct NotificationTests {
+    static func request(
+        summary: String = "Summary", body: String = "", actions: [String] = [], hints: [(String, HintValue)] = [],
+        timeout: Int32 = -1, app: String = "app"
+    ) -> NotificationRequest {
+        var request = NotificationRequest()
+        (request.summary, request.body, request.actions, request.expireTimeout, request.appName) = (summary, body, actions, timeout, app)
+        for (name, value) in hints { request.hints.add(name, value) }
+        return request
+    }
+
+    static let start = ["--print-outcome", "--preset", "normal", "--tag", "fdn-7", "--markup"]
+
+    @Test func summaryAndBodyAreTitleAndMessage() {
+        let toast = NotificationToast(id: 7, request: Self.request(summary: "Mail & more", body: "<b>Hi</b> there"), icon: nil)
+        #expect(toast.arguments == Self.start + ["--title", "Mail &amp; more", "--", "<b>Hi</b> there"])
+        #expect(toast.tag == "fdn-7")
+    }
+
+    @Test func aSummaryAloneIsTheMessageAndNothingAtAllIsTheAppsName() {
+        #expect(
+            NotificationToast(id: 7, request: Self.request(summary: "Only <this>"), icon: nil).arguments == Self.start + [
+                "--", "Only &lt;this&gt;",
+            ])
+        #expect(NotificationToast(id: 7, request: Self.request(summary: " ", body: ""), icon: nil).arguments == Self.start + ["--", "app"])
+        #expect(
+            NotificationToast(id: 7, request: Self.request(summary: "", body: "", app: ""), icon: nil).arguments == Self.start + [
+                "--", "Notification",
+            ])
+    }
+
+    @Test(
+        "expire_timeout: -1 the toast's own, 0 until closed, else milliseconds (at most a day)",
+        arguments: [
+            (Int32(-1), [String]()), (0, ["--duration", "sticky"]), (1500, ["--duration", "1500ms"]),
+            (Int32.max, ["--duration", "86400000ms"]),
+        ] as [(Int32, [String])]
+    )
+    func expireTimeout(timeout: Int32, expected: [String]) {
+        let toast = NotificationToast(id: 7, request: Self.request(timeout: timeout), icon: nil)
+        #expect(toast.arguments == Self.start + expected + ["--", "Summary"])
+    }
+
+    @Test func hintsPickPresetProgressTagAndIcon() {
+        let request = Self.request(hints: [
+            ("urgency", .byte(2)), ("value", .integer(140)), ("x-dunst-stack-tag", .string("volume")), ("category", .string("device")),
+        ])
+        let toast = NotificationToast(id: 7, request: request, icon: "/tmp/x.png")
+        #expect(
+            toast.arguments == [
+                "--print-outcome", "--preset", "critical", "--tag", "volume", "--markup", "--icon", "/tmp/x.png", "--progress", "100", "--",
+                "Summary",
+            ])
+    }
+
+    @Test func hintsOfTheWrongTypeAreIgnoredAndNamed() {
+        var hints = NotificationHints()
+        hints.add("urgency", .string("critical"))
+        hints.add("value", .string("50"))
+        hints.add("image-data", .integer(3))
+        hints.add("x-unknown", .string("whatever"))
+        hints.add("urgency", .integer(9))
+        #expect(hints.urgency == nil && hints.value == nil && hints.image == nil)
+        #expect(hints.mistyped == ["urgency", "value", "image-data", "urgency"])
+    }
+
+    @Test func actionsAreButtonsAndTheDefaultIsAClickOnTheBody() {
+        let toast = NotificationToast(
+            id: 7, request: Self.request(actions: ["default", "", "reply", "Reply", "later", "", "dup", "Reply", "odd"]), icon: nil)
+        #expect(toast.arguments == Self.start + ["--button", "Reply", "--button", "later", "--action", "--", "Summary"])
+        #expect(toast.buttonKeys == ["reply", "later"])
+        #expect(toast.hasDefaultAction)
+    }
+
+    @Test func tenThousandActionsAreEightButtons() {
+        let actions = (0..<10_000).flatMap { ["key\($0)", "Label \($0)"] }
+        let toast = NotificationToast(id: 7, request: Self.request(actions: actions), icon: nil)
+        #expect(toast.buttonKeys.count == NotificationToast.buttonLimit)
+        #expect(toast.arguments.filter { $0 == "--button" }.count == 8)
+    }
+
+    @Test(
+        "How a toast's end is reported",
+        arguments: [
+            ("expired\n", false, nil, NotificationClosedReason.expired), ("clicked\n", false, nil, .dismissed),
+            ("action\n", false, "default", .dismissed), ("button\nReply\n", false, "reply", .dismissed),
+            ("dismissed\n", false, nil, .dismissed), ("dismissed\n", true, nil, .closedByCall), ("replaced\n", false, nil, .undefined),
+            ("", false, nil, .undefined), ("", true, nil, .closedByCall),
+        ] as [(String, Bool, String?, NotificationClosedReason)]
+    )
+    func endings(output: String, closedByCall: Bool, action: String?, reason: NotificationClosedReason) {
+        let toast = NotificationToast(id: 7, request: Self.request(actions: ["default", "Open", "reply", "Reply"]), icon: nil)
+        let ending = toast.ending(output: output, closedByCall: closedByCall)
+        #expect(ending.action == action)
+        #expect(ending.reason == reason)
+    }
+
+    @Test func hugeTextIsBounded() {
+        let request = Self.request(summary: String(repeating: "s", count: 100_000), body: String(repeating: "<b>", count: 100_000))
+        let toast = NotificationToast(id: 7, request: request, icon: nil)
+        #expect(toast.arguments.allSatisfy { $0.count <= NotificationMarkup.outputLimit + 200 })
+    }
+}
+
+@Suite("Notification markup")
+struct NotificationMarkupTests {
+    @Test(
+        "The spec's subset is kept or made text; nothing else gets through",
+        arguments: [
+            ("plain", "plain"), ("<b>bold</b> <i>it</i> <u>under</u>", "<b>bold</b> <i>it</i> <u>under</u>"),
+            ("<a href=\"https://x\">link</a>", "link"), ("<img src=\"x.png\" alt=\"a &amp; b\"/>", "a &amp; b"),
+            ("line<br>break<br/>", "line\nbreak\n"), ("<span size=\"99999\">big</span>", "&lt;span size=\"99999\"&gt;big&lt;/span&gt;"),
+            ("<b>open", "<b>open</b>"), ("<b><i>crossed</b></i>", "<b><i>crossed</i></b>"), ("</u>stray", "stray"),
+            ("AT&T <3 a>b", "AT&amp;T &lt;3 a&gt;b"),
+            ("&amp; &lt; &#233; &#x41; &#0; &bogus;", "&amp; &lt; &#233; &#x41; &amp;#0; &amp;bogus;"),
+            ("<B>upper</B>", "<b>upper</b>"), ("<b onclick=x>attr</b>", "&lt;b onclick=x&gt;attr"),
+        ]
+    )
+    func sanitize(body: String, expected: String) {
+        #expect(NotificationMarkup.sanitize(body) == expected)
+    }
+
+    @Test func outputIsBoundedAndBalanced() {
+        let output = NotificationMarkup.sanitize(String(repeating: "<b><i>x", count: 50_000))
+        #expect(output.count <= NotificationMarkup.outputLimit + 200)
+        #expect(output.hasSuffix("</i></b>") || output.hasSuffix("</b>"))
+    }
+}
+
+@Suite("Notification pictures")
+struct NotificationImageTests {
+    static func image(
+        width: Int32 = 2, height: Int32 = 2, rowstride: Int32 = 8, alpha: Bool = true, bits: Int32 = 8, channels: Int32 = 4, count: Int = 16
+    ) -> NotificationImage {
+        NotificationImage(
+            width: width, height: height, rowstride: rowstride, hasAlpha: alpha, bitsPerSample: bits, channels: channels,
+            bytes: [UInt8](repeating: 0x80, count: count))
+    }
+
+    @Test func sizesMustAgreeWithTheBytes() {
+        #expect(throws: Never.self) { try Self.image().check() }
+        // GdkPixbuf leaves the last row unpadded.
+        #expect(throws: Never.self) { try Self.image(width: 3, rowstride: 12, alpha: false, channels: 3, count: 12 + 9).check() }
+        for bad in [
+            Self.image(count: 15), Self.image(count: 10_000), Self.image(width: 0), Self.image(height: -1), Self.image(width: 5000),
+            Self.image(rowstride: 4), Self.image(bits: 16), Self.image(channels: 3), Self.image(alpha: false),
+            Self.image(width: 4096, height: 4096, rowstride: 16384, count: 16),
+        ] {
+            #expect(throws: NotificationImage.Problem.self) { try bad.check() }
+        }
+    }
+
+    @Test func pixelsArePremultipliedARGB() throws {
+        let image = NotificationImage(
+            width: 2, height: 1, rowstride: 8, hasAlpha: true, bitsPerSample: 8, channels: 4, bytes: [255, 0, 0, 255, 0, 255, 0, 128])
+        #expect(try image.premultipliedARGB() == [0xFFFF_0000, 0x8000_8000])
+        let opaque = NotificationImage(
+            width: 1, height: 1, rowstride: 3, hasAlpha: false, bitsPerSample: 8, channels: 3, bytes: [1, 2, 3])
+        #expect(try opaque.premultipliedARGB() == [0xFF01_0203])
+    }
+}
+
+@Suite("Notification rules")
+struct NotificationRuleTests {
+    static let file = ConfigFile(
+        parsing: """
+            position = top
+            [rule mail]
+            app = Thunderbird
+            preset = alert
+            position = top-right
+            [rule urgent]
+            urgency = critical
+            background = #b00020e6
+            [rule devices]
+            category = device
+            radius = lots
+            colour = red
+            [critical]
+            duration = 5
+            """)
+
+    @Test func rulesAreReadInTheFilesOrderWithTheirProblems() {
+        let (rules, problems) = NotificationRule.rules(in: Self.file)
+        #expect(rules.map(\.name) == ["mail", "urgent", "devices"])
+        #expect(rules[0].matches == ["app": "thunderbird"] && rules[0].preset == "alert")
+        #expect(rules[0].settings == [.init(key: "position", value: "top-right")])
+        #expect(problems.map(\.line) == [11, 12])
+    }
+
+    @Test func matchingRulesPickThePresetAndSettings() {
+        let (rules, _) = NotificationRule.rules(in: Self.file)
+        var request = NotificationTests.request(app: "thunderbird")
+        request.hints.add("urgency", .byte(2))
+        request.hints.add("category", .string("device.added"))
+        let toast = NotificationToast(id: 7, request: request, icon: nil, rules: rules)
+        #expect(
+            toast.arguments == [
+                "--print-outcome", "--preset", "alert", "--tag", "fdn-7", "--markup", "--position", "top-right", "--background",
+                "#b00020e6",
+                "--", "Summary",
+            ])
+        let other = NotificationToast(id: 7, request: NotificationTests.request(app: "Firefox"), icon: nil, rules: rules)
+        #expect(other.arguments == NotificationTests.start + ["--", "Summary"])
+    }
+
+    @Test func aCategoryMatchesItsSubcategories() {
+        let rule = NotificationRule(name: "x", matches: ["category": "email"])
+        var request = NotificationRequest()
+        for (category, expected) in [("email", true), ("email.arrived", true), ("emails", false), ("im", false)] {
+            request.hints.category = category
+            #expect(rule.matches(request, urgency: "normal") == expected, "\(category)")
+        }
+    }
+}

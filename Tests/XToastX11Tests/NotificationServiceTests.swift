@@ -1,0 +1,280 @@
+import CX11
+import Foundation
+import Testing
+
+/// `xtoast --notification-service` on a private session bus, activated from its service file as
+/// the package installs it, against real clients: libnotify's notify-send, gdbus and a
+/// python3-dbus client that sends image-data.
+extension OnScreen {
+    @Suite(.serialized) struct NotificationService {
+        /// notify-send -w returns once NotificationClosed comes: the toast expired. A second
+        /// notification gets a higher id.
+        @Test func notifySendWaitsForTheEnd() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let first = try bus.run(["notify-send", "-p", "-t", "300", "Hello", "from an <b>application</b>"])
+            let id = try #require(Int(first.trimmingCharacters(in: .whitespacesAndNewlines)), "notify-send -p printed \(first)")
+            #expect(id > 0)
+            let window = try #require(try watcher.waitForToasts().first)
+            _ = try watcher.waitForDestroy(window)
+            let waiting = try bus.start(["notify-send", "-p", "-w", "-t", "300", "Again"])
+            let output = try waiting.finish(timeout: 15)
+            let second = Int(output.split(separator: "\n").first ?? "") ?? 0
+            #expect(second > id)
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// A click on a button is its action key (ActionInvoked), a click on the body the
+        /// default action.
+        @Test func clicksInvokeActions() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let asking = try bus.start(["notify-send", "-A", "yes=Yes", "-t", "0", "Continue?"])
+            let question = try #require(try watcher.waitForToasts().first)
+            let frame = try #require(watcher.geometry(question))
+            try click((frame.x, frame.y + frame.height - 22, frame.width, 4), display: display)
+            #expect(try asking.finish(timeout: 10) == "yes\n")
+
+            let opening = try bus.start(["notify-send", "-A", "default=Open", "-t", "0", "Open me"])
+            let toast = try #require(try watcher.waitForToasts().first)
+            let box = try #require(watcher.geometry(toast))
+            try click((box.x, box.y, box.width, box.height), display: display)
+            #expect(try opening.finish(timeout: 10) == "default\n")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// gdbus: the server's name and capabilities; CloseNotification takes a sticky toast away
+        /// and a client hears reason 3; image-data with sizes that disagree with its bytes still
+        /// shows, without the picture, and a good picture shows too.
+        @Test func closesAndShowsPictures() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let information = try bus.run(Self.gdbus + ["org.freedesktop.Notifications.GetServerInformation"])
+            #expect(information.contains("'xtoast'") && information.contains("'1.2'"), "\(information)")
+            let capabilities = try bus.run(Self.gdbus + ["org.freedesktop.Notifications.GetCapabilities"])
+            for name in ["'body'", "'body-markup'", "'actions'", "'icon-static'"] { #expect(capabilities.contains(name)) }
+
+            let client = try bus.start(["/usr/bin/python3", "-c", Self.pythonClient])
+            // The client's three notifications: a sticky one it closes, a broken and a good picture.
+            let output = try client.finish(timeout: 30)
+            // The two pictures' toasts are started together and may join the queue in either order.
+            #expect(output.split(separator: "\n").sorted() == ["broken 1", "closed 3", "picture 1"], "\(output)")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// An application's notification and a script's toast take turns in the one queue.
+        @Test func sharesTheQueueWithScripts() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            watcher.discardEvents()
+            let script = try XToastProcess(["--duration", "0.5", "From a script"], display: display)
+            _ = try bus.run(["notify-send", "-t", "500", "From an application"])
+            let events = try watcher.recordToasts(timeout: 20) { $0.filter { !$0.mapped }.count == 2 }
+            #expect(events.map(\.mapped) == [true, false, true, false], "the two toasts overlapped")
+            #expect(try script.wait().status == 0)
+        }
+
+        /// With nothing to show the service leaves the bus; the next Notify starts it again,
+        /// and its ids go on from where the last one stopped. A second service refuses to take
+        /// the name, in one line.
+        @Test func exitsWhenIdleAndNeverReusesIDs() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let first = Int(try bus.run(["notify-send", "-p", "-t", "200", "One"]).split(separator: "\n").first ?? "") ?? 0
+            let owner = try bus.run([
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.freedesktop.Notifications",
+            ])
+            let service = try #require(Int32(owner.split(separator: " ").last?.filter(\.isNumber) ?? ""), "\(owner)")
+
+            let second = try XToastProcess(
+                ["--notification-service"], display: display, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+            ).wait(timeout: 10)
+            #expect(second.status == 69)
+            #expect(second.stderr.hasPrefix("xtoast: org.freedesktop.Notifications is owned by xtoast (pid \(service)"), "\(second.stderr)")
+
+            // The toast ends after 0.2 s; the service 2 s later (PrivateBus's idle time).
+            let deadline = Date().addingTimeInterval(15)
+            while kill(service, 0) == 0 && Date() < deadline { usleep(50_000) }
+            #expect(kill(service, 0) != 0, "the service did not exit when idle")
+            let again = Int(try bus.run(["notify-send", "-p", "-w", "-t", "200", "Two"]).split(separator: "\n").first ?? "") ?? 0
+            #expect(again > first)
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// replaces_id: the same id back, and the toast replaced in place, long before its 5 s.
+        @Test func replacesInPlaceKeepingTheID() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let id = try bus.run(["notify-send", "-p", "-t", "5000", "Copying…"])
+            let window = try #require(try watcher.waitForToasts().first)
+            #expect(
+                try bus.run(["notify-send", "-p", "-r", id.trimmingCharacters(in: .whitespacesAndNewlines), "-t", "300", "Copied"]) == id)
+            #expect(try watcher.waitForDestroy(window, timeout: 3) < 3)
+            // The replacement's own 0.3 s.
+            let deadline = Date().addingTimeInterval(10)
+            while !watcher.mappedToasts().isEmpty && Date() < deadline { usleep(50_000) }
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// A flood of Notify calls (with 10,001 actions and a hint of the wrong type each), more
+        /// than the toast processes allowed at once: every one is shown and closed. A rule from the config file (by app name) makes them quick.
+        @Test func aFloodIsShownWhole() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let config = temporaryPath("-config")
+            try FileManager.default.createDirectory(atPath: config + "/xtoast", withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            try "[rule flood]\napp = flood\nfade-in = 0\nfade-out = 0\nduration = 0.02\n".write(
+                toFile: config + "/xtoast/config", atomically: true, encoding: .utf8)
+            let bus = try PrivateBus(display: display, environment: ["XDG_CONFIG_HOME": config])
+            let output = try bus.start(["/usr/bin/python3", "-c", Self.floodClient]).finish(timeout: 60)
+            // None is lost. (Toasts started together join the queue in the order their processes
+            // get there: close to the order sent, not exactly.)
+            #expect(output.hasPrefix("40 closed"), "\(output)")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        static let floodClient = """
+            import dbus, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.SessionBus()
+            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                    "org.freedesktop.Notifications")
+            sent, heard = [], []
+            loop = GLib.MainLoop()
+            def closed(id, reason):
+                if id in sent:
+                    heard.append(id)
+                    if len(heard) == len(sent): loop.quit()
+            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
+            for n in range(40):
+                sent.append(server.Notify("flood", 0, "", "Flood %d" % n, "", ["a"] * 10001, {"urgency": "wrong"}, -1))
+            GLib.timeout_add(50000, loop.quit)
+            loop.run()
+            print(len(heard), "closed", "in order" if heard == sent else "out of order: %s" % heard)
+            """
+
+        static let gdbus = [
+            "gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+            "--method",
+        ]
+
+        /// python3-dbus: Notify, CloseNotification and image-data, printing each reason heard.
+        static let pythonClient = """
+            import dbus, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.SessionBus()
+            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                    "org.freedesktop.Notifications")
+            names = {}
+            loop = GLib.MainLoop()
+            def closed(id, reason):
+                if id in names:
+                    print(names.pop(id), reason, flush=True)
+                    if not names: loop.quit()
+            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
+            sticky = server.Notify("test", 0, "", "Sticky", "closed by a call", [], {}, 0)
+            names[sticky] = "closed"
+            def close():
+                server.CloseNotification(sticky)
+                broken = dbus.Struct((64, 64, 256, True, 8, 4, dbus.ByteArray(b"\\0" * 100)), signature="iiibiiay")
+                names[server.Notify("test", 0, "", "Broken", "picture", [], {"image-data": broken}, 300)] = "broken"
+                good = dbus.Struct((8, 8, 32, True, 8, 4, dbus.ByteArray(b"\\xff\\x00\\x00\\xff" * 64)), signature="iiibiiay")
+                names[server.Notify("test", 0, "", "Good", "picture", [], {"image-data": good}, 300)] = "picture"
+                return False
+            GLib.timeout_add(1000, close)
+            GLib.timeout_add(25000, loop.quit)
+            loop.run()
+            """
+    }
+}
+
+/// A session bus of the test's own, with xtoast's service file (as the package installs it,
+/// pointing at the binary under test) in its service folder. Activated services inherit its
+/// environment: the display, and a short idle time. Stopped with everything it started.
+final class PrivateBus {
+    let folder: String
+    let address: String
+    private let daemon: Child
+    /// Seconds the service waits with nothing to show before it exits.
+    static let idleTime = "2"
+
+    init(display: String, environment: [String: String?] = [:]) throws {
+        let folder = temporaryPath("-bus")
+        self.folder = folder
+        let services = folder + "/services"
+        try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+        let packaged = try String(contentsOfFile: packagingFile("org.freedesktop.Notifications.service"), encoding: .utf8)
+        try packaged.replacingOccurrences(of: "/usr/bin/xtoast", with: try xtoastBinary()).write(
+            toFile: services + "/org.freedesktop.Notifications.service", atomically: true, encoding: .utf8)
+        let socket = folder + "/socket"
+        let configuration = """
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(socket)</listen>
+              <servicedir>\(services)</servicedir>
+              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+            </busconfig>
+            """
+        try configuration.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
+        address = "unix:path=\(socket)"
+        daemon = try Child(
+            ["dbus-daemon", "--nofork", "--config-file=\(folder)/bus.conf"],
+            environment: environment.merging(["DISPLAY": display, "XTOAST_NOTIFICATION_IDLE": Self.idleTime, "XTOAST_BIN": nil]) { $1 },
+            stderr: folder + "/bus.log")
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard Date() < deadline, daemon.isRunning else { throw TestFailure("dbus-daemon did not start") }
+            usleep(10_000)
+        }
+    }
+
+    /// Runs a client to its end; its standard output.
+    @discardableResult
+    func run(_ command: [String], timeout: Double = 20) throws -> String {
+        try start(command).finish(timeout: timeout)
+    }
+
+    func start(_ command: [String]) throws -> Client { try Client(command, bus: self) }
+
+    /// A client of the bus, its output in a file.
+    final class Client {
+        let child: Child
+        let output = temporaryPath(".out")
+        let errors = temporaryPath(".err")
+
+        init(_ command: [String], bus: PrivateBus) throws {
+            child = try Child(command, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], stdout: output, stderr: errors)
+        }
+
+        /// Its standard output, once it ended with status 0.
+        func finish(timeout: Double) throws -> String {
+            guard let status = child.wait(timeout: timeout) else { throw TestFailure("\(child.command) did not end within \(timeout) s") }
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            let complaint = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            guard status == 0 else { throw TestFailure("\(child.command) ended with \(status): \(complaint)") }
+            return text
+        }
+
+        deinit { for path in [output, errors] { try? FileManager.default.removeItem(atPath: path) } }
+    }
+
+    deinit {
+        // The service loses the bus and exits; its toasts end on their own.
+        daemon.stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+/// A file of the repository's Packaging folder.
+func packagingFile(_ name: String) throws -> String {
+    var folder = URL(fileURLWithPath: #filePath)
+    while folder.path != "/" {
+        folder.deleteLastPathComponent()
+        let candidate = folder.appendingPathComponent("Packaging/\(name)").path
+        if FileManager.default.fileExists(atPath: candidate) { return candidate }
+    }
+    throw TestFailure("no Packaging/\(name) above \(#filePath)")
+}
