@@ -699,7 +699,8 @@ extension QueueMember {
         /// Reads the property (nil: absent or malformed: any client can write it).
         public init?(values: [UInt]?) {
             guard let v = values, v.count >= 4, v.count <= 5, v[2] > 0, v[2] < 1 << 15, v[3] > 0, v[3] < 1 << 15 else { return nil }
-            box = Rect(x: Int(Int32(truncatingIfNeeded: v[0])), y: Int(Int32(truncatingIfNeeded: v[1])), width: Int(v[2]), height: Int(v[3]))
+            box = Rect(
+                x: Int(Int32(truncatingIfNeeded: v[0])), y: Int(Int32(truncatingIfNeeded: v[1])), width: Int(v[2]), height: Int(v[3]))
             let code = v.count == 5 ? v[4] : 0
             progress = code > 0 && code <= UInt(Progress.maximum * 100) + 1 ? Double(code - 1) / 100 : nil
         }

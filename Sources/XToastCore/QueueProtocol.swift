@@ -1,4 +1,4 @@
-/// The queue protocol's decisions (README "Protocol"), as functions of what a process has read
+/// The queue protocol's decisions (docs/protocol.md), as functions of what a process has read
 /// from the server: whose turn it is and whom to wait for, where a tagged toast goes and whom it
 /// replaces. The X side asks the questions and carries the answers out; the rules live here,
 /// where a fake server can run many processes against them (`QueueSimulationTests`).

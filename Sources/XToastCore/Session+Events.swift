@@ -144,7 +144,7 @@ extension Session {
         case finish(Outcome)
     }
 
-    /// What a signal does, by phase: the one table behind every signal (README "Signals").
+    /// What a signal does, by phase: the one table behind every signal (docs/design.md, "Signals").
     public enum SignalResponse: Equatable, Sendable {
         /// End the toast with this outcome (with a `--run` command still running: close it and
         /// wait for the command).

@@ -18,7 +18,7 @@ public struct Ticket: Equatable, Sendable {
     /// Where the toast stands towards a pause (`xtoast --pause`), if anywhere.
     public var pause: PauseMark?
 
-    /// A ticket's word on a pause (`pause=`), for the toasts behind it (README "Protocol").
+    /// A ticket's word on a pause (`pause=`), for the toasts behind it (docs/protocol.md).
     public enum PauseMark: String, Sendable {
         /// Standing aside until the pause ends: toasts behind may pass it while the pause lasts.
         case held

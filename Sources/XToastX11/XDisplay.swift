@@ -268,7 +268,7 @@ public final class XDisplay {
 public struct Atoms {
     public let windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar: Atom
     public let activeWindow, wmPid, wmName, utf8String, compositorSelection: Atom
-    /// The coordination protocol's own atoms (see the README's "Protocol").
+    /// The coordination protocol's own atoms (docs/protocol.md).
     public let queue, ticket, shown, replaces, command, scheduled, stack: Atom
     /// The XSETTINGS manager's selection and its settings property.
     public let xsettingsSelection, xsettings: Atom

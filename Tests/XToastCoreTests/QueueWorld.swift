@@ -379,7 +379,8 @@ struct QueueWorld {
         for p in processes {
             if p.isAlive || p.state == .new {
                 throw failure(
-                    "process \(p.index) still \(p.state) (mark \(String(describing: p.member.ticket.pause))): wedged; queue \(readList(.queue))")
+                    "process \(p.index) still \(p.state) (mark \(String(describing: p.member.ticket.pause))): wedged; queue \(readList(.queue))"
+                )
             }
             if case .some(let tag) = p.replacedBy, tag != p.tag {
                 throw failure("process \(p.index) (tag \(String(describing: p.tag))) told replaced by \(String(describing: tag))")
@@ -448,12 +449,16 @@ extension QueueWorld {
             if actions.isEmpty || random.below(5) == 0 { actions += background }
             guard !actions.isEmpty else { break }
             let action = random.pick(actions)
-            if case .step = action {} else {
-                note("\(action) clock \(clock) paused \(String(describing: pauseValue)) queue \(queue.map { windows[$0].map { String($0.owner) } ?? "x" })")
+            if case .step = action {
+            } else {
+                note(
+                    "\(action) clock \(clock) paused \(String(describing: pauseValue)) queue \(queue.map { windows[$0].map { String($0.owner) } ?? "x" })"
+                )
             }
             switch action {
             case .spawn:
-                let tags: [String?] = schedule.faults ? [nil, nil, nil, "vol", "vol", "other"] : schedule.pauses ? [nil, nil, "vol"] : [nil]
+                let tags: [String?] =
+                    schedule.faults ? [nil, nil, nil, "vol", "vol", "other"] : schedule.pauses ? [nil, nil, "vol"] : [nil]
                 spawn(tag: random.pick(tags), urgent: schedule.pauses && random.below(4) == 0)
             case .step(let index): try step(index)
             case .finish(let index): finish(index)

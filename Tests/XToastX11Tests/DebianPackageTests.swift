@@ -54,7 +54,7 @@ extension Installation {
             #expect(try field(service, "Depends") == "xtoast (>= \(number))")
 
             // Every file root's, and lintian finds no error or warning (the remaining
-            // informational tags are explained in the README).
+            // informational tags are explained in docs/install.md).
             for deb in [program, link, service] {
                 let listing = try runTool("dpkg-deb", ["--contents", deb]).split(separator: "\n")
                 #expect(listing.allSatisfy { $0.contains(" root/root ") }, "\(deb): \(listing)")

@@ -2,7 +2,7 @@ import CX11
 import Foundation
 import Testing
 
-/// Do not disturb without a daemon (`xtoast --pause`, `--resume`; README "Protocol"), on a
+/// Do not disturb without a daemon (`xtoast --pause`, `--resume`; docs/protocol.md), on a
 /// private Xvfb: a pause on the shared display would hold the other suites' toasts.
 @Suite("Do not disturb")
 struct DoNotDisturbTests {

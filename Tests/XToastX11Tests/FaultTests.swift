@@ -2,7 +2,7 @@ import CX11
 import Foundation
 import Testing
 
-/// Faults and bad input, the promise of README "Exit status": every case ends with its
+/// Faults and bad input, the promise of docs/manual.md, "Exit status": every case ends with its
 /// documented status and one line, leaves no window, and the next process's toast still shows.
 extension OnScreen {
     @Suite struct Faults {

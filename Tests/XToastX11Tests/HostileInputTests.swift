@@ -4,7 +4,7 @@ import Testing
 
 /// Input whose cost is not bounded by its length, files that are not files, settings that cannot
 /// be used, floods, and control characters: none may make a toast hang, vanish or write what it
-/// wants to the terminal (README "What bad input gets").
+/// wants to the terminal (docs/manual.md, "What bad input gets").
 extension OnScreen {
     @Suite struct HostileInput {
         /// Short-lived toasts, so that each case ends quickly.

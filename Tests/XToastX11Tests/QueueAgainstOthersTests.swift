@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The queue against what the server and other clients do to it: ids reused by new clients,
-/// lists full of dead entries, ticket properties where no ticket is (README "Protocol").
+/// lists full of dead entries, ticket properties where no ticket is (docs/protocol.md).
 extension OnScreen {
     @Suite struct QueueAgainstOthers {
         static let quick = ["--fade-in", "0", "--duration", "0.1", "--fade-out", "0", "--print-outcome"]

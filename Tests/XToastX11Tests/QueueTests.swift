@@ -2,7 +2,7 @@ import CX11
 import Foundation
 import Testing
 
-/// Toasts from many processes take turns through the X server (README: "Protocol").
+/// Toasts from many processes take turns through the X server (docs/protocol.md).
 extension OnScreen {
     @Suite struct Queue {
         @Test func tenProcessesShowInStartOrderNeverTwoAtOnce() throws {

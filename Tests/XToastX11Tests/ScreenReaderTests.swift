@@ -4,7 +4,7 @@ import Testing
 
 extension OnScreen {
     /// A toast's text reaches a running screen reader once, politely, and nothing is said when
-    /// none runs or the user opted out (README "Screen readers"). Each test has its own X server
+    /// none runs or the user opted out (docs/manual.md, "Screen readers"). Each test has its own X server
     /// (the root's `AT_SPI_BUS` is changed) and its own session bus with fakes on it.
     @Suite struct ScreenReaders {
         static let quick = ["--duration", "0.3", "--fade-in", "0", "--fade-out", "0"]
