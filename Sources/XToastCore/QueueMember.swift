@@ -121,28 +121,28 @@ public struct QueueMember: Sendable {
     /// Our ticket window.
     public let me: UInt
     /// What our ticket says (its pause mark changes).
-    public private(set) var ticket: Ticket
+    public internal(set) var ticket: Ticket
     /// Tickets with our tag we took the place of, to tell once our toast is drawn.
-    public private(set) var replaces: [UInt] = []
+    public internal(set) var replaces: [UInt] = []
     /// Where the shown toast we replace is, and its bar, for the transition.
-    public private(set) var replacedShown: Shown?
+    public internal(set) var replacedShown: Shown?
     /// The ticket ahead that we wait for.
-    public private(set) var watched: UInt?
+    public internal(set) var watched: UInt?
     /// The lists that have us.
-    public private(set) var lists: Set<List> = []
+    public internal(set) var lists: Set<List> = []
     /// Our ticket is gone: nothing more is said.
-    public private(set) var hasLeft = false
+    public internal(set) var hasLeft = false
     /// Whether the toast goes through a pause (`--urgent`), or took over from one that did.
-    private let urgent: Bool
-    private var inheritedThrough = false
+    let urgent: Bool
+    var inheritedThrough = false
     /// A toast behind may have passed ours during a pause: ours stood aside (or took the place
     /// of a waiting one), so it looks behind before it shows.
-    private var checksBehind = false
+    var checksBehind = false
     /// The root's property changes reach us (to hear the pause change).
-    private var listensToPause = false
-    private var conversation = Conversation.none
+    var listensToPause = false
+    var conversation = Conversation.none
 
-    private var through: Bool { urgent || inheritedThrough }
+    var through: Bool { urgent || inheritedThrough }
 
     public init(me: UInt, ticket: Ticket, urgent: Bool = false) {
         self.me = me
@@ -159,7 +159,7 @@ public struct QueueMember: Sendable {
 
     // MARK: Conversations
 
-    private enum Conversation: Sendable {
+    enum Conversation: Sendable {
         case none
         case joining(Joining)
         case appending(List)
@@ -171,7 +171,7 @@ public struct QueueMember: Sendable {
         case checkingWatch(now: Double)
     }
 
-    private enum AfterRewrite: Sendable {
+    enum AfterRewrite: Sendable {
         case done
         case touch
         /// The queue was past the part anyone reads: look on with it rewritten.
@@ -180,13 +180,13 @@ public struct QueueMember: Sendable {
         case leaving([List])
     }
 
-    private enum AfterTelling: Sendable {
+    enum AfterTelling: Sendable {
         case done
         case leaving
     }
 
     /// A tagged toast finding its place.
-    private struct Joining: Sendable {
+    struct Joining: Sendable {
         var attempt = 0
         var stage = Stage.reading
         enum Stage: Sendable {
@@ -202,7 +202,7 @@ public struct QueueMember: Sendable {
     }
 
     /// A look at the turn in progress.
-    private struct Look: Sendable {
+    struct Look: Sendable {
         var attempt = 0
         var now: Double
         var stage = Stage.reading(again: false)
@@ -226,405 +226,10 @@ public struct QueueMember: Sendable {
     }
 
     /// A root list rewritten under the grab: read, its entries asked about, written.
-    private struct Rewrite: Sendable {
+    struct Rewrite: Sendable {
         var list: List
         var appendingMe: Bool
         var entries: [UInt]? = nil
-    }
-
-    // MARK: Joining
-
-    /// Joins the queue: at the end in one request, or, with a tag, in the place of a live toast
-    /// with it (see `QueueProtocol.placement`).
-    public mutating func join() -> Step {
-        lists.insert(.queue)
-        guard ticket.tag != nil else {
-            // Not waited for: should someone have written garbage over the list, the append
-            // fails, the look finds us missing, and `rejoin` repairs the list.
-            return Step([.append(to: .queue)], .done)
-        }
-        return joinTagged(Joining())
-    }
-
-    private mutating func joinTagged(_ joining: Joining) -> Step {
-        var joining = joining
-        joining.stage = .reading
-        conversation = .joining(joining)
-        // Looking at the tickets takes round trips (long over ssh -X): done without holding
-        // the server; the grab only checks that the queue is still what was read, and writes.
-        // After two races with other writers, everything is decided under the grab.
-        return Step(joining.underGrab ? [.grab] : [], .ask(.list(.queue, limit: TicketQueue.entryLimit)))
-    }
-
-    private mutating func continueJoining(_ joining: Joining, _ answer: Answer) -> Step {
-        var joining = joining
-        switch (joining.stage, answer) {
-        case (.reading, .list(let queue)):
-            let asking = TicketQueue.pruned(queue, removing: [me])
-            joining.stage = .learning(queue: queue, facts: [:], asking: asking)
-            conversation = .joining(joining)
-            return Step([], .ask(.facts(asking)))
-        case (.learning(let queue, var facts, let asking), .facts(let found)):
-            for (index, id) in asking.enumerated() {
-                facts[id] = index < found.count ? found[index] : Facts(ticket: nil, shown: nil, replaces: [])
-            }
-            var missing: [UInt] = []
-            let plan = placement(in: queue, facts: facts, missing: &missing)
-            guard missing.isEmpty else {
-                // The tickets a replaced one was still to tell: asked once more.
-                joining.stage = .learning(queue: queue, facts: facts, asking: missing)
-                conversation = .joining(joining)
-                return Step([], .ask(.facts(missing)))
-            }
-            if joining.underGrab { return placed(plan, facts: facts) }
-            joining.stage = .checking(queue: queue, plan: plan, facts: facts)
-            conversation = .joining(joining)
-            // Under the grab, the queue again and the tickets we are to tell, in one round trip:
-            // one of them may have ended since and its id gone to an unrelated toast.
-            return Step([.grab], .ask(.tickets(plan.replaces, thenQueue: true)))
-        case (.checking(let queue, let plan, let facts), .tickets(let found, let now)):
-            let stillTheirs = found.allSatisfy { $0?.tag == ticket.tag }
-            if now == queue && stillTheirs { return placed(plan, facts: facts) }
-            joining.attempt += 1
-            var step = joinTagged(joining)
-            step.writes.insert(.ungrab, at: 0)
-            return step
-        default: break
-        }
-        return unexpected(answer)
-    }
-
-    /// The placement, from the facts known; the ids whose facts are needed and not known go to
-    /// `missing`.
-    private func placement(in queue: [UInt], facts: [UInt: Facts], missing: inout [UInt]) -> QueueProtocol.Placement {
-        var unknown: [UInt] = []
-        func fact(_ id: UInt) -> Facts? {
-            guard let fact = facts[id] else {
-                if !unknown.contains(id) { unknown.append(id) }
-                return nil
-            }
-            return fact
-        }
-        let plan = QueueProtocol.placement(
-            of: me, tag: ticket.tag, in: queue, ticket: { fact($0)?.ticket },
-            isShown: { fact($0)?.shown != nil }, inherited: { fact($0)?.replaces ?? [] })
-        // Those we replace that are on screen: their facts are needed too.
-        for old in plan.replaces { _ = fact(old) }
-        missing = unknown
-        return plan
-    }
-
-    /// Under the grab, with the queue as the plan was made on: tell, mark, write, release.
-    private mutating func placed(_ plan: QueueProtocol.Placement, facts: [UInt: Facts]) -> Step {
-        conversation = .none
-        replaces = plan.replaces
-        let onScreen = plan.replaces.filter { facts[$0]?.shown != nil }
-        replacedShown = onScreen.first.flatMap { facts[$0]?.shown }
-        var writes: [Write] = []
-        if !replaces.isEmpty { writes.append(.replaces(replaces)) }
-        // One not yet on screen can go now; one on screen goes when ours is drawn. Told before
-        // the queue changes, so that it reads its command before it finds itself missing from
-        // the queue (and does not join again).
-        for old in replaces where !onScreen.contains(old) { writes.append(.send(.replaced, to: old)) }
-        checksBehind = checksBehind || plan.checksBehind
-        if plan.inheritsThrough {
-            // Marked before the queue has us: a held toast ahead that looks behind itself later
-            // sees the update that will be drawn over a toast on screen.
-            inheritedThrough = true
-            ticket.pause = .through
-            writes.append(.ticket(ticket))
-        }
-        writes += [.write(.queue, plan.queue), .ungrab]
-        return Step(writes, .done)
-    }
-
-    /// Joins `_XTOAST_SCHEDULED` or `_XTOAST_STACK`: at the end, repaired if garbage is there.
-    public mutating func join(_ list: List) -> Step {
-        lists.insert(list)
-        conversation = .appending(list)
-        return Step([], .ask(.appendChecked(list)))
-    }
-
-    /// Joins the queue again after a look found us missing: someone wrote garbage over it (our
-    /// append failed) or rewrote it without us (a real replacement sends a command first).
-    public mutating func rejoin() -> Step {
-        lists.insert(.queue)
-        conversation = .rejoining
-        return Step([], .ask(.isMalformed(.queue)))
-    }
-
-    // MARK: Leaving
-
-    /// Leaves the queue for a while (delayed by a fullscreen window), and touches the ticket so
-    /// that whoever waits for us looks again and goes ahead; `join` joins again at the end.
-    public mutating func leaveQueue() -> Step {
-        guard lists.remove(.queue) != nil else { return Step([], .done) }
-        return rewrite(Rewrite(list: .queue, appendingMe: false), then: .touch)
-    }
-
-    /// Leaves one list (the schedule once due).
-    public mutating func leave(_ list: List) -> Step {
-        guard lists.remove(list) != nil else { return Step([], .done) }
-        return rewrite(Rewrite(list: list, appendingMe: false), then: .done)
-    }
-
-    /// Leaves everything and destroys the ticket, so that the next toast can show. Those we
-    /// took the place of but never told (we end before our toast was drawn) are told first:
-    /// they must not stay on screen where nothing can reach them.
-    public mutating func leave() -> Step {
-        guard !hasLeft else { return Step([], .done) }
-        hasLeft = true
-        return tellReplaced(then: .leaving)
-    }
-
-    private mutating func leaveLists(_ remaining: [List]) -> Step {
-        var remaining = remaining
-        guard let list = remaining.first else {
-            conversation = .none
-            return Step([.destroy], .done)
-        }
-        remaining.removeFirst()
-        lists.remove(list)
-        return rewrite(Rewrite(list: list, appendingMe: false), then: .leaving(remaining))
-    }
-
-    // MARK: Rewriting a list
-
-    /// Rewrites a root list under the grab: without our ticket, without dead entries (all asked
-    /// about in one batch), with ours at the end when `appendingMe`. Dead ids go, so that they
-    /// (which the server gives to new clients) do not linger.
-    private mutating func rewrite(_ rewrite: Rewrite, then after: AfterRewrite) -> Step {
-        conversation = .rewriting(rewrite, then: after)
-        return Step([.grab], .ask(.list(rewrite.list, limit: TicketQueue.rewriteLimit)))
-    }
-
-    private mutating func continueRewriting(_ rewrite: Rewrite, then after: AfterRewrite, _ answer: Answer) -> Step {
-        var rewrite = rewrite
-        switch (rewrite.entries, answer) {
-        case (nil, .list(let read)):
-            let entries = TicketQueue.pruned(read, removing: [me], limit: TicketQueue.rewriteLimit)
-            rewrite.entries = entries
-            conversation = .rewriting(rewrite, then: after)
-            return Step([], .ask(.tickets(entries, thenQueue: false)))
-        case (let entries?, .tickets(let found, _)):
-            let live = zip(entries, found).compactMap { $1 == nil ? nil : $0 }
-            let dead = entries.count - live.count
-            let writes: [Write] = [.write(rewrite.list, live + (rewrite.appendingMe ? [me] : [])), .ungrab]
-            return rewritten(dead: dead, then: after).after(writes)
-        default: return unexpected(answer)
-        }
-    }
-
-    private mutating func rewritten(dead: Int, then after: AfterRewrite) -> Step {
-        conversation = .none
-        switch after {
-        case .done: return Step([], .done)
-        case .touch: return Step([.ticket(ticket)], .done)
-        case .leaving(let remaining): return leaveLists(remaining)
-        case .look(var look):
-            // We are in now, past the dead entries; if every entry was alive, we wait for the
-            // first to end.
-            guard dead > 0 else { return waitForFirst(in: look.queue) }
-            look.stage = .rereading
-            conversation = .looking(look)
-            return Step([.ticket(ticket)], .ask(.list(.queue, limit: TicketQueue.entryLimit)))
-        }
-    }
-
-    // MARK: Whose turn it is
-
-    /// Looks at the queue (wall clock `now`, for the pause): whose turn it is, and whom to wait
-    /// for. Ends with `.turn`.
-    public mutating func lookAtTurn(now: Double) -> Step {
-        var writes: [Write] = []
-        // A held ticket is cleared before we look: a toast behind that reads it after this no
-        // longer passes us, and one that read it before marked itself `through` first, which
-        // the look behind finds.
-        if ticket.pause == .held { writes += mark(nil) }
-        conversation = .looking(Look(now: now))
-        return Step(writes, .ask(.queueAndPause))
-    }
-
-    private mutating func continueLooking(_ look: Look, _ answer: Answer) -> Step {
-        var look = look
-        switch (look.stage, answer) {
-        case (.reading(let again), .queueAndPause(let queue, let values)):
-            look.queue = queue
-            look.pause = Pause.reading(values, now: look.now)
-            if look.pause != nil && !again {
-                let writes = prepareForPause()
-                if !writes.isEmpty {
-                    look.stage = .reading(again: true)
-                    conversation = .looking(look)
-                    return Step(writes, .ask(.queueAndPause))
-                }
-            }
-            if !queue.contains(me) && queue.count >= TicketQueue.entryLimit {
-                // We are past the part of the list anyone reads: dead entries go (garbage
-                // written there by some client).
-                return rewrite(Rewrite(list: .queue, appendingMe: true), then: .look(look))
-            }
-            return askAhead(look)
-        case (.rereading, .list(let queue)):
-            look.queue = queue
-            guard queue.contains(me) else { return waitForFirst(in: queue) }
-            return askAhead(look)
-        case (.askingAhead(let chunk), .tickets(let found, let latest)):
-            for (entry, ticket) in zip(chunk, found) { look.known[entry] = ticket }
-            look.latest = latest
-            look.asked += chunk.count
-            look.batch *= 2
-            return askAhead(look)
-        case (.askingBehind(let behind, let decided), .tickets(let found, _)):
-            let known = Dictionary(zip(behind, found), uniquingKeysWith: { $1 })
-            guard let passer = QueueProtocol.firstThrough(behind: behind, ticket: { known[$0] ?? nil }) else {
-                return decide(decided, look)
-            }
-            // It passed us during the pause: it shows (or may) first.
-            conversation = .none
-            return Step([], .turn(.waitFor(passer)))
-        default: break
-        }
-        return unexpected(answer)
-    }
-
-    /// Decides with the tickets known, or asks for the next batch ahead: the nearest is usually
-    /// alive, dead entries take a few batches that double. Each batch is asked after selecting
-    /// its events, so that one that dies after the check still says so, and the queue is asked
-    /// again with it, in the same round trip.
-    private mutating func askAhead(_ look: Look) -> Step {
-        var look = look
-        let ahead = QueueProtocol.ahead(of: me, in: look.queue)
-        var needed = false
-        let turn = QueueProtocol.turn(
-            ahead: ahead, tag: ticket.tag, replacing: Set(replaces), pause: look.pause, through: through
-        ) { entry in
-            guard let known = look.known[entry] else {
-                needed = true
-                // Unknown stands for live and blocking: the rule asks no further.
-                return Ticket(pid: 1, tag: nil)
-            }
-            return known
-        }
-        if needed, let ahead {
-            let chunk = Array(ahead[look.asked..<min(look.asked + look.batch, ahead.count)])
-            look.stage = .askingAhead(chunk)
-            conversation = .looking(look)
-            let listen = chunk.filter { $0 != watched }
-            return Step(listen.isEmpty ? [] : [.listen(to: listen)], .ask(.tickets(chunk, thenQueue: true)))
-        }
-        // Bounded: each new look needs another client to have changed the queue meanwhile.
-        if let latest = look.latest, look.attempt < Self.lookAttempts,
-            !QueueProtocol.stillHolds(turn, ahead: ahead ?? [], latest: QueueProtocol.ahead(of: me, in: latest))
-        {
-            var again = Look(now: look.now)
-            again.attempt = look.attempt + 1
-            conversation = .looking(again)
-            return Step([], .ask(.queueAndPause))
-        }
-        if case .mine = turn, checksBehind {
-            let behind = QueueProtocol.behind(of: me, in: look.queue)
-            if !behind.isEmpty {
-                // Only a toast that stood aside asks: the normal path pays nothing.
-                look.stage = .askingBehind(behind, decided: turn)
-                conversation = .looking(look)
-                let listen = behind.filter { $0 != watched }
-                return Step(listen.isEmpty ? [] : [.listen(to: listen)], .ask(.tickets(behind, thenQueue: false)))
-            }
-        }
-        return decide(turn, look)
-    }
-
-    /// All of the queue that anyone reads is alive, and we are past it: wait for its first.
-    private mutating func waitForFirst(in queue: [UInt]) -> Step {
-        conversation = .none
-        return Step([], .turn(queue.first.map { .waitFor($0) } ?? .missing))
-    }
-
-    private mutating func decide(_ turn: QueueProtocol.Turn, _ look: Look) -> Step {
-        conversation = .none
-        var writes: [Write] = []
-        // Not about to show: a held toast that looks behind need not wait for us.
-        if case .waitFor = turn, ticket.pause == .through { writes += mark(nil) }
-        return Step(writes, .turn(turn))
-    }
-
-    // MARK: Pauses
-
-    /// Before a look during a pause: listen for the pause to change (before it is read again,
-    /// so that no change is missed) or, going through it, say so before looking.
-    private mutating func prepareForPause() -> [Write] {
-        var writes: [Write] = []
-        if !through && !listensToPause {
-            listensToPause = true
-            writes.append(.listenToPause)
-        }
-        if through && ticket.pause != .through { writes += mark(.through) }
-        return writes
-    }
-
-    /// Stands aside for a pause: the ticket is marked held, so that toasts behind may pass it
-    /// while the pause lasts; before it shows, it looks behind itself.
-    public mutating func standAside() -> [Write] {
-        checksBehind = true
-        return ticket.pause == .held ? [] : mark(.held)
-    }
-
-    private mutating func mark(_ mark: Ticket.PauseMark?) -> [Write] {
-        ticket.pause = mark
-        return [.ticket(ticket)]
-    }
-
-    // MARK: Waiting
-
-    /// Waits for `entry` to go (its end, even by SIGKILL, comes as a DestroyNotify). A new
-    /// choice is announced by touching our ticket: whoever waits for us looks again, so that
-    /// waits never go round in a circle after some client reordered the queue.
-    ///
-    /// The ticket is asked about again once its events are ours: the look selected them before
-    /// reading it, but a selection on a window that had ended is lost, and the server may have
-    /// given its id to a new client's ticket by the time it was read. Ends with `.done`, or,
-    /// when it is gone, with a new look's `.turn` (wall clock `now`).
-    public mutating func watch(_ entry: UInt, now: Double) -> Step {
-        guard entry != watched else { return Step([], .done) }
-        var writes: [Write] = watched.map { [.stopListening(to: $0)] } ?? []
-        writes += [.listen(to: [entry]), .ticket(ticket)]
-        watched = entry
-        conversation = .checkingWatch(now: now)
-        return Step(writes, .ask(.tickets([entry], thenQueue: false)))
-    }
-
-    /// The ticket we waited for ended: our selection went with it, and the server may give its
-    /// id to a new client's ticket, so the next look selects afresh, even on the same id.
-    public mutating func watchedEnded() { watched = nil }
-
-    // MARK: Shown
-
-    /// Publishes where our toast is, and its bar, once it is drawn, and tells the ones we
-    /// replaced to go.
-    public mutating func announceShown(_ shown: Shown) -> Step {
-        var step = tellReplaced(then: .done)
-        step.writes.insert(.shown(shown), at: 0)
-        return step
-    }
-
-    /// Sends `replaced` to the tickets we took the place of that are still theirs: a dead
-    /// ticket's id may have gone to a new, unrelated ticket, so the tag must match.
-    /// Read and sent under the grab: no new client can take a dead one's id in between.
-    private mutating func tellReplaced(then after: AfterTelling) -> Step {
-        let told = replaces
-        replaces = []
-        guard !told.isEmpty else { return toldReplaced(then: after) }
-        conversation = .telling(told, then: after)
-        return Step([.grab], .ask(.tickets(told, thenQueue: false)))
-    }
-
-    private mutating func toldReplaced(then after: AfterTelling) -> Step {
-        conversation = .none
-        switch after {
-        case .done: return Step([], .done)
-        case .leaving: return leaveLists(List.allCases.filter(lists.contains))
-        }
     }
 
     // MARK: Answers
@@ -665,7 +270,7 @@ public struct QueueMember: Sendable {
 
     /// An answer to a question not asked: a bug in the driver. The conversation ends; nothing
     /// is decided on it.
-    private mutating func unexpected(_ answer: Answer) -> Step {
+    mutating func unexpected(_ answer: Answer) -> Step {
         conversation = .none
         return Step([], .done)
     }

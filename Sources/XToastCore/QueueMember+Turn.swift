@@ -1,0 +1,198 @@
+/// Looking at the turn, standing aside, waiting, and telling the replaced (see `QueueMember`).
+extension QueueMember {
+    // MARK: Whose turn it is
+
+    /// Looks at the queue (wall clock `now`, for the pause): whose turn it is, and whom to wait
+    /// for. Ends with `.turn`.
+    public mutating func lookAtTurn(now: Double) -> Step {
+        var writes: [Write] = []
+        // A held ticket is cleared before we look: a toast behind that reads it after this no
+        // longer passes us, and one that read it before marked itself `through` first, which
+        // the look behind finds.
+        if ticket.pause == .held { writes += mark(nil) }
+        conversation = .looking(Look(now: now))
+        return Step(writes, .ask(.queueAndPause))
+    }
+
+    mutating func continueLooking(_ look: Look, _ answer: Answer) -> Step {
+        var look = look
+        switch (look.stage, answer) {
+        case (.reading(let again), .queueAndPause(let queue, let values)):
+            look.queue = queue
+            look.pause = Pause.reading(values, now: look.now)
+            if look.pause != nil && !again {
+                let writes = prepareForPause()
+                if !writes.isEmpty {
+                    look.stage = .reading(again: true)
+                    conversation = .looking(look)
+                    return Step(writes, .ask(.queueAndPause))
+                }
+            }
+            if !queue.contains(me) && queue.count >= TicketQueue.entryLimit {
+                // We are past the part of the list anyone reads: dead entries go (garbage
+                // written there by some client).
+                return rewrite(Rewrite(list: .queue, appendingMe: true), then: .look(look))
+            }
+            return askAhead(look)
+        case (.rereading, .list(let queue)):
+            look.queue = queue
+            guard queue.contains(me) else { return waitForFirst(in: queue) }
+            return askAhead(look)
+        case (.askingAhead(let chunk), .tickets(let found, let latest)):
+            for (entry, ticket) in zip(chunk, found) { look.known[entry] = ticket }
+            look.latest = latest
+            look.asked += chunk.count
+            look.batch *= 2
+            return askAhead(look)
+        case (.askingBehind(let behind, let decided), .tickets(let found, _)):
+            let known = Dictionary(zip(behind, found), uniquingKeysWith: { $1 })
+            guard let passer = QueueProtocol.firstThrough(behind: behind, ticket: { known[$0] ?? nil }) else {
+                return decide(decided, look)
+            }
+            // It passed us during the pause: it shows (or may) first.
+            conversation = .none
+            return Step([], .turn(.waitFor(passer)))
+        default: break
+        }
+        return unexpected(answer)
+    }
+
+    /// Decides with the tickets known, or asks for the next batch ahead: the nearest is usually
+    /// alive, dead entries take a few batches that double. Each batch is asked after selecting
+    /// its events, so that one that dies after the check still says so, and the queue is asked
+    /// again with it, in the same round trip.
+    mutating func askAhead(_ look: Look) -> Step {
+        var look = look
+        let ahead = QueueProtocol.ahead(of: me, in: look.queue)
+        var needed = false
+        let turn = QueueProtocol.turn(
+            ahead: ahead, tag: ticket.tag, replacing: Set(replaces), pause: look.pause, through: through
+        ) { entry in
+            guard let known = look.known[entry] else {
+                needed = true
+                // Unknown stands for live and blocking: the rule asks no further.
+                return Ticket(pid: 1, tag: nil)
+            }
+            return known
+        }
+        if needed, let ahead {
+            let chunk = Array(ahead[look.asked..<min(look.asked + look.batch, ahead.count)])
+            look.stage = .askingAhead(chunk)
+            conversation = .looking(look)
+            let listen = chunk.filter { $0 != watched }
+            return Step(listen.isEmpty ? [] : [.listen(to: listen)], .ask(.tickets(chunk, thenQueue: true)))
+        }
+        // Bounded: each new look needs another client to have changed the queue meanwhile.
+        if let latest = look.latest, look.attempt < Self.lookAttempts,
+            !QueueProtocol.stillHolds(turn, ahead: ahead ?? [], latest: QueueProtocol.ahead(of: me, in: latest))
+        {
+            var again = Look(now: look.now)
+            again.attempt = look.attempt + 1
+            conversation = .looking(again)
+            return Step([], .ask(.queueAndPause))
+        }
+        if case .mine = turn, checksBehind {
+            let behind = QueueProtocol.behind(of: me, in: look.queue)
+            if !behind.isEmpty {
+                // Only a toast that stood aside asks: the normal path pays nothing.
+                look.stage = .askingBehind(behind, decided: turn)
+                conversation = .looking(look)
+                let listen = behind.filter { $0 != watched }
+                return Step(listen.isEmpty ? [] : [.listen(to: listen)], .ask(.tickets(behind, thenQueue: false)))
+            }
+        }
+        return decide(turn, look)
+    }
+
+    /// All of the queue that anyone reads is alive, and we are past it: wait for its first.
+    mutating func waitForFirst(in queue: [UInt]) -> Step {
+        conversation = .none
+        return Step([], .turn(queue.first.map { .waitFor($0) } ?? .missing))
+    }
+
+    mutating func decide(_ turn: QueueProtocol.Turn, _ look: Look) -> Step {
+        conversation = .none
+        var writes: [Write] = []
+        // Not about to show: a held toast that looks behind need not wait for us.
+        if case .waitFor = turn, ticket.pause == .through { writes += mark(nil) }
+        return Step(writes, .turn(turn))
+    }
+
+    // MARK: Pauses
+
+    /// Before a look during a pause: listen for the pause to change (before it is read again,
+    /// so that no change is missed) or, going through it, say so before looking.
+    mutating func prepareForPause() -> [Write] {
+        var writes: [Write] = []
+        if !through && !listensToPause {
+            listensToPause = true
+            writes.append(.listenToPause)
+        }
+        if through && ticket.pause != .through { writes += mark(.through) }
+        return writes
+    }
+
+    /// Stands aside for a pause: the ticket is marked held, so that toasts behind may pass it
+    /// while the pause lasts; before it shows, it looks behind itself.
+    public mutating func standAside() -> [Write] {
+        checksBehind = true
+        return ticket.pause == .held ? [] : mark(.held)
+    }
+
+    mutating func mark(_ mark: Ticket.PauseMark?) -> [Write] {
+        ticket.pause = mark
+        return [.ticket(ticket)]
+    }
+
+    // MARK: Waiting
+
+    /// Waits for `entry` to go (its end, even by SIGKILL, comes as a DestroyNotify). A new
+    /// choice is announced by touching our ticket: whoever waits for us looks again, so that
+    /// waits never go round in a circle after some client reordered the queue.
+    ///
+    /// The ticket is asked about again once its events are ours: the look selected them before
+    /// reading it, but a selection on a window that had ended is lost, and the server may have
+    /// given its id to a new client's ticket by the time it was read. Ends with `.done`, or,
+    /// when it is gone, with a new look's `.turn` (wall clock `now`).
+    public mutating func watch(_ entry: UInt, now: Double) -> Step {
+        guard entry != watched else { return Step([], .done) }
+        var writes: [Write] = watched.map { [.stopListening(to: $0)] } ?? []
+        writes += [.listen(to: [entry]), .ticket(ticket)]
+        watched = entry
+        conversation = .checkingWatch(now: now)
+        return Step(writes, .ask(.tickets([entry], thenQueue: false)))
+    }
+
+    /// The ticket we waited for ended: our selection went with it, and the server may give its
+    /// id to a new client's ticket, so the next look selects afresh, even on the same id.
+    public mutating func watchedEnded() { watched = nil }
+
+    // MARK: Shown
+
+    /// Publishes where our toast is, and its bar, once it is drawn, and tells the ones we
+    /// replaced to go.
+    public mutating func announceShown(_ shown: Shown) -> Step {
+        var step = tellReplaced(then: .done)
+        step.writes.insert(.shown(shown), at: 0)
+        return step
+    }
+
+    /// Sends `replaced` to the tickets we took the place of that are still theirs: a dead
+    /// ticket's id may have gone to a new, unrelated ticket, so the tag must match.
+    /// Read and sent under the grab: no new client can take a dead one's id in between.
+    mutating func tellReplaced(then after: AfterTelling) -> Step {
+        let told = replaces
+        replaces = []
+        guard !told.isEmpty else { return toldReplaced(then: after) }
+        conversation = .telling(told, then: after)
+        return Step([.grab], .ask(.tickets(told, thenQueue: false)))
+    }
+
+    mutating func toldReplaced(then after: AfterTelling) -> Step {
+        conversation = .none
+        switch after {
+        case .done: return Step([], .done)
+        case .leaving: return leaveLists(List.allCases.filter(lists.contains))
+        }
+    }
+}
