@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastRender
 
 /// The toasts of the notification service: one `xtoast` process per notification, started
 /// from this same binary, each an ordinary toast in the display's queue. At most
@@ -125,7 +126,7 @@ final class NotificationChildren {
     /// back to their defaults.
     static func spawn(_ arguments: [String]) throws(SpawnError) -> (pid_t, Int32) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw SpawnError(description: String(cString: strerror(errno))) }
+        guard pipe(&ends) == 0 else { throw SpawnError(description: Errno.current.description) }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
@@ -134,25 +135,15 @@ final class NotificationChildren {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let spawn = SpawnAttributes()
         let words = (["xtoast"] + arguments).map { strdup($0) } + [nil]
         defer { words.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, words, environ)
+        let result = posix_spawn(&pid, "/proc/self/exe", &actions, &spawn.attributes, words, environ)
         Glibc.close(ends[1])
         guard result == 0 else {
             Glibc.close(ends[0])
-            throw SpawnError(description: String(cString: strerror(result)))
+            throw SpawnError(description: Errno(result).description)
         }
         return (pid, ends[0])
     }

@@ -7,21 +7,11 @@ enum Runner {
     /// default signal handling (xtoast itself blocks the signals it reads from a signalfd).
     /// A command that cannot be started ends xtoast with 127, as in a shell.
     static func spawn(_ command: [String]) throws(CommandError) -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let spawn = SpawnAttributes()
         let arguments = command.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, command[0], nil, &attributes, arguments, environ)
+        let result = posix_spawnp(&pid, command[0], nil, &spawn.attributes, arguments, environ)
         guard result == 0 else {
             throw CommandError(message: "cannot run \"\(command[0])\": \(Errno(result))", status: 127)
         }
