@@ -94,10 +94,10 @@ public struct NotificationToast: Equatable, Sendable {
     }
 
     /// What a toast's end means for the application: the action it invoked, if any, and why it
-    /// closed. `output` is what the toast printed (`--print-outcome`'s word, then a button's
+    /// closed. `report` is what the toast wrote (`--print-outcome`'s word, then a button's
     /// label); `closedByCall` says whether CloseNotification asked for the end.
-    public func ending(output: String, closedByCall: Bool) -> (action: String?, reason: NotificationClosedReason) {
-        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    public func ending(_ report: NotificationChild.Report, closedByCall: Bool) -> (action: String?, reason: NotificationClosedReason) {
+        let lines = report.outcome
         switch lines.first ?? "" {
         case "expired": return (nil, .expired)
         case "clicked": return (nil, .dismissed)

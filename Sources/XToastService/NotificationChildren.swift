@@ -1,10 +1,19 @@
+import CGio
 import Glibc
 import XToastCore
 import XToastRender
 
 /// The toasts of the notification service: one `xtoast` process per notification, started
-/// from this same binary, each an ordinary toast in the display's queue. At most
-/// `runningLimit` run at once; the rest wait here, in order, and none is lost.
+/// from this same binary, each an ordinary toast in the display's queue (`NotificationChild`
+/// says how they talk). At most `runningLimit` run at once; the rest wait here, in order, and
+/// none is lost.
+///
+/// Two things make a notification quick and keep the order:
+/// - a spare: a process started before there is work for it (at start, and each time the last
+///   one took work), which links, connects and loads fonts while it waits; a `Notify` only
+///   writes its command line into the spare's standard input;
+/// - one at a time into the queue: the next notification is handed out once the last one's
+///   place is on the server (it says `queued`), or it ended, or `joinBound` passed.
 final class NotificationChildren {
     /// One notification's toast, running or waiting for a place.
     final class Entry {
@@ -14,8 +23,11 @@ final class NotificationChildren {
         let imageFile: String?
         /// 0 while waiting.
         var pid: pid_t = 0
-        /// The read end of its standard output.
+        /// The read end of its standard output, and GLib's watch on it while it may write.
         var output: Int32 = -1
+        var outputWatch: guint = 0
+        /// What it wrote so far (at most `outputLimit` bytes).
+        var written: [UInt8] = []
         /// CloseNotification asked for its end.
         var closedByCall = false
 
@@ -24,17 +36,32 @@ final class NotificationChildren {
         }
     }
 
+    /// A process started without work, waiting for its command line on `input`.
+    struct Spare {
+        var pid: pid_t
+        var input: Int32
+        var output: Int32
+    }
+
     /// Toast processes alive at most: a flood of Notify calls must not start thousands of
     /// processes, each an X client. More wait in `waiting`.
     static let runningLimit = 32
-    /// Bytes of a toast's output read at most (`--print-outcome`'s word and a label).
+    /// Bytes of a toast's output read at most (`queued`, `--print-outcome`'s word, a label, the
+    /// click's time).
     static let outputLimit = 4096
+    /// Seconds a toast process may take to join the queue before the next is handed out all the
+    /// same: one stuck before the server answers must not hold up every other notification.
+    static let joinBound: guint = 5
 
     /// The newest entry of each notification id still alive.
     private(set) var current: [UInt32: Entry] = [:]
     private var running: [pid_t: Entry] = [:]
     private var waiting: [Entry] = []
-    /// Called once a child runs, to watch for its end.
+    /// The toast handed its command line whose place is not on the server yet; the next waits.
+    private var joining: Entry?
+    private var joinTimer: guint = 0
+    private var spare: Spare?
+    /// Called once a process runs, to watch for its end.
     let watch: (pid_t) -> Void
     let warn: (String) -> Void
 
@@ -42,7 +69,19 @@ final class NotificationChildren {
         (self.watch, self.warn) = (watch, warn)
     }
 
+    /// Nothing shows or waits (a spare is no work).
     var isEmpty: Bool { current.isEmpty && running.isEmpty && waiting.isEmpty }
+
+    /// Starts the spare, if none is ready and one may start (at the service's start: the
+    /// first notification's process then starts while the service gets onto the bus).
+    func prepareSpare() {
+        guard spare == nil, joining == nil, running.count < Self.runningLimit else { return }
+        do throws(SpawnError) {
+            spare = try start()
+        } catch {
+            warn("cannot start a toast process: \(error.description)")
+        }
+    }
 
     /// Shows `entry`, replacing the toast of the same id if one is alive.
     func show(_ entry: Entry) {
@@ -59,7 +98,7 @@ final class NotificationChildren {
         }
         current[entry.id] = entry
         waiting.append(entry)
-        startWaiting()
+        handOut()
     }
 
     /// CloseNotification: the toast is dismissed whatever its phase; true when it was waiting
@@ -77,74 +116,191 @@ final class NotificationChildren {
         return false
     }
 
-    /// A child ended: its entry, with what it printed, if it is still its id's newest (else it
+    /// A process ended: its entry, with what it wrote, if it is still its id's newest (else it
     /// was replaced by a newer toast of the same notification, and nothing is said about it).
-    func ended(_ pid: pid_t, status: Int32) -> (entry: Entry, output: String)? {
-        guard let entry = running.removeValue(forKey: pid) else { return nil }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        while bytes.count < Self.outputLimit {
-            let count = read(entry.output, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
+    func ended(_ pid: pid_t, status: Int32) -> (entry: Entry, report: NotificationChild.Report)? {
+        if let spare, spare.pid == pid {
+            // It could not get ready (its error is on our standard error); the next
+            // notification starts one of its own.
+            Glibc.close(spare.input)
+            Glibc.close(spare.output)
+            self.spare = nil
+            return nil
         }
+        guard let entry = running.removeValue(forKey: pid) else { return nil }
+        if entry.outputWatch != 0 { g_source_remove(entry.outputWatch) }
+        entry.outputWatch = 0
+        while readOutput(of: entry) {}
         Glibc.close(entry.output)
         remove(entry.imageFile)
-        defer { startWaiting() }
+        defer {
+            if joining === entry { joined() }
+            handOut()
+        }
         guard current[entry.id] === entry else { return nil }
         current[entry.id] = nil
-        if bytes.isEmpty && status != 0 { warn("the toast of notification \(entry.id) failed (status \(status))") }
-        return (entry, String(decoding: bytes, as: UTF8.self))
+        if entry.written.isEmpty && status != 0 { warn("the toast of notification \(entry.id) failed (status \(status))") }
+        return (entry, NotificationChild.Report(parsing: String(decoding: entry.written, as: UTF8.self)))
     }
 
-    private func startWaiting() {
-        while running.count < Self.runningLimit, !waiting.isEmpty {
+    // MARK: Handing out
+
+    /// Hands the waiting notifications to processes, one at a time into the queue.
+    private func handOut() {
+        while joining == nil, running.count < Self.runningLimit, !waiting.isEmpty {
             let entry = waiting.removeFirst()
             do throws(SpawnError) {
-                (entry.pid, entry.output) = try Self.spawn(entry.toast.arguments)
-                running[entry.pid] = entry
-                watch(entry.pid)
+                let child: Spare
+                if let spare { child = spare } else { child = try start() }
+                spare = nil
+                entry.pid = child.pid
+                entry.output = child.output
+                running[child.pid] = entry
+                try give(entry.toast.arguments, to: child)
+                entry.outputWatch = g_unix_fd_add(
+                    child.output, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), onOutput,
+                    Unmanaged.passUnretained(self).toOpaque())
+                joining = entry
+                joinTimer = g_timeout_add_seconds(Self.joinBound, onJoinBound, Unmanaged.passUnretained(self).toOpaque())
             } catch {
                 warn("cannot start the toast of notification \(entry.id): \(error.description)")
+                if entry.pid != 0 {
+                    // It has no whole command line: it goes, and its end is no one's.
+                    kill(entry.pid, SIGKILL)
+                    running[entry.pid] = nil
+                    Glibc.close(entry.output)
+                }
                 current[entry.id] = nil
                 remove(entry.imageFile)
             }
         }
+        prepareSpare()
+    }
+
+    /// The joining toast's place is on the server (or it ended, or took too long): the next
+    /// may go.
+    private func joined() {
+        joining = nil
+        if joinTimer != 0 { g_source_remove(joinTimer) }
+        joinTimer = 0
+    }
+
+    /// Writes the command line into the child's standard input, whole, and closes it.
+    private func give(_ arguments: [String], to child: Spare) throws(SpawnError) {
+        defer { Glibc.close(child.input) }
+        let bytes = NotificationChild.encode(arguments)
+        guard bytes.count <= NotificationChild.argumentsByteLimit else { throw SpawnError(description: "its command line is too long") }
+        var done = 0
+        while done < bytes.count {
+            // Non-blocking: the pipe's buffer takes it all, or the hand-over fails; the
+            // service never waits for a child.
+            switch retryingOnInterrupt({ bytes[done...].withUnsafeBytes { write(child.input, $0.baseAddress, $0.count) } }) {
+            case .success(let count) where count > 0: done += count
+            case .success: throw SpawnError(description: Errno.ioError.description)
+            case .failure(let error): throw SpawnError(description: error.description)
+            }
+        }
+    }
+
+    /// Reads what `entry` wrote, up to `outputLimit`; false at its end (or when nothing more
+    /// is there now).
+    @discardableResult
+    fileprivate func readOutput(of entry: Entry) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        guard case .success(let count) = retryingOnInterrupt({ read(entry.output, &buffer, buffer.count) }), count > 0 else {
+            return false
+        }
+        entry.written += buffer[0..<min(count, max(Self.outputLimit - entry.written.count, 0))]
+        if joining === entry, entry.written.starts(with: Array((NotificationChild.queuedLine + "\n").utf8)) {
+            joined()
+            handOut()
+        }
+        return true
+    }
+
+    /// GLib's word that a child's output can be read.
+    fileprivate func outputReady(_ descriptor: Int32) -> Bool {
+        guard let entry = running.values.first(where: { $0.output == descriptor }) else { return false }
+        if readOutput(of: entry) { return true }
+        // At its end: the rest is read when the process has ended.
+        entry.outputWatch = 0
+        return false
+    }
+
+    fileprivate func joinBoundPassed() {
+        joinTimer = 0
+        if let joining { warn("the toast of notification \(joining.id) took over \(Self.joinBound) s to join the queue") }
+        joining = nil
+        handOut()
     }
 
     private func remove(_ file: String?) {
         if let file { unlink(file) }
     }
 
+    // MARK: Processes
+
     struct SpawnError: Error {
         var description: String
     }
 
-    /// Starts this program with `arguments`: standard input from /dev/null, standard output to
-    /// a pipe (non-blocking at our end: it is read once the child has ended), the signals
-    /// back to their defaults.
-    static func spawn(_ arguments: [String]) throws(SpawnError) -> (pid_t, Int32) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw SpawnError(description: Errno.current.description) }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+    /// Starts a toast process (a spare, until it is given a command line) and watches it.
+    private func start() throws(SpawnError) -> Spare {
+        let child = try Self.spawn()
+        watch(child.pid)
+        return child
+    }
+
+    /// Starts this program as a notification's toast process: standard input and output are
+    /// pipes to us (ours non-blocking, close-on-exec), the signals back to their defaults.
+    static func spawn() throws(SpawnError) -> Spare {
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        guard xtoast_pipe(&input) == 0 else { throw SpawnError(description: Errno.current.description) }
+        guard xtoast_pipe(&output) == 0 else {
+            let error = Errno.current
+            input.forEach { Glibc.close($0) }
+            throw SpawnError(description: error.description)
+        }
+        _ = fcntl(input[1], F_SETFL, O_NONBLOCK)
+        _ = fcntl(output[0], F_SETFL, O_NONBLOCK)
+        // A command line fits the buffer whole (the default 64 KiB would do for any real one).
+        _ = xtoast_set_pipe_size(input[1], Int32(NotificationChild.pipeBuffer))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         let spawn = SpawnAttributes()
-        let words = (["xtoast"] + arguments).map { strdup($0) } + [nil]
-        defer { words.forEach { free($0) } }
+        let words: [UnsafeMutablePointer<CChar>?] = [strdup("xtoast"), nil]
+        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("\(NotificationChild.environmentVariable)=1")]
+        var inherited = environ
+        while let variable = inherited.pointee {
+            environment.append(strdup(variable))
+            inherited += 1
+        }
+        environment.append(nil)
+        defer { (words + environment).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/proc/self/exe", &actions, &spawn.attributes, words, environ)
-        Glibc.close(ends[1])
+        let result = posix_spawn(&pid, "/proc/self/exe", &actions, &spawn.attributes, words, environment)
+        Glibc.close(input[0])
+        Glibc.close(output[1])
         guard result == 0 else {
-            Glibc.close(ends[0])
+            Glibc.close(input[1])
+            Glibc.close(output[0])
             throw SpawnError(description: Errno(result).description)
         }
-        return (pid, ends[0])
+        return Spare(pid: pid, input: input[1], output: output[0])
     }
+}
+
+private let onOutput: GUnixFDSourceFunc = { descriptor, _, children in
+    guard let children else { return 0 }
+    return Unmanaged<NotificationChildren>.fromOpaque(children).takeUnretainedValue().outputReady(descriptor) ? 1 : 0
+}
+
+private let onJoinBound: GSourceFunc = { children in
+    guard let children else { return 0 }
+    Unmanaged<NotificationChildren>.fromOpaque(children).takeUnretainedValue().joinBoundPassed()
+    return 0
 }

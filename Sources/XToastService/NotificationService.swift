@@ -57,6 +57,8 @@ public final class NotificationService {
         ownerID = g_bus_own_name(
             G_BUS_TYPE_SESSION, Self.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, onBusAcquired, onNameAcquired, onNameLost, nil, nil)
         armIdleTimer()
+        // The first notification's process gets ready while the service gets onto the bus.
+        children.prepareSpare()
         display.idle { g_main_loop_run(loop) }
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         if ending.status != 0 || ending.message != nil { throw ending }
@@ -206,9 +208,16 @@ public final class NotificationService {
     fileprivate func childEnded(_ pid: pid_t, status waitStatus: Int32) {
         g_spawn_close_pid(pid)
         let status = waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : 128 + waitStatus & 0x7f
-        if let (entry, output) = children.ended(pid, status: status) {
-            let (action, reason) = entry.toast.ending(output: output, closedByCall: entry.closedByCall)
-            if let action { signal("ActionInvoked", [g_variant_new_uint32(entry.id), g_variant_new_string(action)]) }
+        if let (entry, report) = children.ended(pid, status: status) {
+            let (action, reason) = entry.toast.ending(report, closedByCall: entry.closedByCall)
+            if let action {
+                // Spec 1.2: the token first, so that the application has it when it acts.
+                if let time = report.clickTime {
+                    let token = NotificationChild.activationToken(service: getpid(), id: entry.id, time: time)
+                    signal("ActivationToken", [g_variant_new_uint32(entry.id), g_variant_new_string(token)])
+                }
+                signal("ActionInvoked", [g_variant_new_uint32(entry.id), g_variant_new_string(action)])
+            }
             closed(entry.id, reason)
         }
         if children.isEmpty { armIdleTimer() }
@@ -269,6 +278,7 @@ public final class NotificationService {
             </method>
             <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
             <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
+            <signal name="ActivationToken"><arg type="u"/><arg type="s"/></signal>
           </interface>
         </node>
         """

@@ -45,6 +45,9 @@ public final class ToastSession {
 
     /// How the `--run` command ended, once it has.
     public var commandStatus: Int32? { session.commandStatus }
+    /// The X server time of the last click on the toast (the one that ended it, when a click
+    /// did): an application a notification's action activates gets it (`NotificationChild`).
+    public private(set) var clickTime: UInt32?
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
@@ -213,7 +216,10 @@ public final class ToastSession {
         if coordinator.affectsPause(&event) { return .pauseChanged }
         if watchesFullscreen && fullscreenWatch.affects(event) { return .fullscreenChanged }
         if idleWatch.handle(event) { return .userReturned }
-        if let showing, let translated = showing.handle(&event) { return translated }
+        if let showing, let translated = showing.handle(&event) {
+            if case .click = translated { clickTime = UInt32(truncatingIfNeeded: event.xbutton.time) }
+            return translated
+        }
         _ = retiring?.handle(&event)
         return nil
     }

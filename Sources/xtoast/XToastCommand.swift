@@ -127,7 +127,9 @@ struct XToastCommand {
         }
         var display: XDisplay?
         var displayError: X11Error?
-        if needsDisplay {
+        // A notification's toast process opened it while it waited for work.
+        display = needsDisplay ? NotificationChildMode.takeDisplay(named: request.display) : nil
+        if needsDisplay && display == nil {
             do {
                 display = try XDisplay(name: request.display)
             } catch {
@@ -249,6 +251,7 @@ struct XToastCommand {
     {
         let outcome: Outcome
         var commandStatus: Int32?
+        var clickTime: UInt32?
         do {
             let wakeups = try Wakeups()
             var toast = ToastRequest(
@@ -274,8 +277,11 @@ struct XToastCommand {
             }
             // The session (and with it the window) is gone before the status is returned.
             let session = try ToastSession(toast, display: display, wakeups: wakeups, warn: warn)
-            outcome = try session.run(queued: Detach.isChild ? { Detach.queued() } : nil)
+            let queued: (() -> Void)? =
+                Detach.isChild ? { Detach.queued() } : NotificationChildMode.isOn ? { NotificationChildMode.queued() } : nil
+            outcome = try session.run(queued: queued)
             commandStatus = session.commandStatus
+            clickTime = session.clickTime
         } catch let error as CommandError {
             throw error
         } catch let error as X11Error {
@@ -294,6 +300,7 @@ struct XToastCommand {
         }
         // A button's label is the answer, on standard output.
         if case .button(let index) = outcome, settings.buttons.indices.contains(index) { Output.write(settings.buttons[index] + "\n") }
+        if NotificationChildMode.isOn { NotificationChildMode.report(clickTime: clickTime) }
         // With --run, the command's status is ours.
         return commandStatus ?? outcome.exitStatus(action: settings.action)
     }

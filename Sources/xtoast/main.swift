@@ -46,7 +46,7 @@ signal(SIGPIPE, SIG_IGN)
 
 // 1. The command line alone, then everything else: see XToastCommand.
 do {
-    let command = try XToastCommand(arguments: NotifySendMode.arguments)
+    let command = try XToastCommand(arguments: NotificationChildMode.isOn ? NotificationChildMode.arguments() : NotifySendMode.arguments)
     exit(try command.run())
 } catch {
     die(error.message, status: error.status)

@@ -97,9 +97,38 @@ struct NotificationTests {
     )
     func endings(output: String, closedByCall: Bool, action: String?, reason: NotificationClosedReason) {
         let toast = NotificationToast(id: 7, request: Self.request(actions: ["default", "Open", "reply", "Reply"]), icon: nil)
-        let ending = toast.ending(output: output, closedByCall: closedByCall)
+        let ending = toast.ending(NotificationChild.Report(parsing: output), closedByCall: closedByCall)
         #expect(ending.action == action)
         #expect(ending.reason == reason)
+    }
+
+    @Test(
+        "What a toast process reports: queued first, the outcome's lines by their place, the click's time last",
+        arguments: [
+            ("queued\naction\ntime=123\n", NotificationChild.Report(queued: true, outcome: ["action"], clickTime: 123)),
+            ("queued\nbutton\ntime=5\ntime=9\n", NotificationChild.Report(queued: true, outcome: ["button", "time=5"], clickTime: 9)),
+            ("button\ntime=5\n", NotificationChild.Report(outcome: ["button", "time=5"])),
+            ("expired\n", NotificationChild.Report(outcome: ["expired"])), ("queued\n", NotificationChild.Report(queued: true)),
+            ("clicked\ntime=99999999999\n", NotificationChild.Report(outcome: ["clicked", "time=99999999999"])),
+            ("", NotificationChild.Report()),
+        ]
+    )
+    func childReports(output: String, report: NotificationChild.Report) {
+        #expect(NotificationChild.Report(parsing: output) == report)
+    }
+
+    @Test func commandLinesGoToTheChildWhole() {
+        let arguments = ["--title", "Mail", "--", "", "über ✓", "a\u{0}b"]
+        #expect(NotificationChild.decode(NotificationChild.encode(arguments)) == ["--title", "Mail", "--", "", "über ✓", "ab"])
+        #expect(NotificationChild.decode([]) == [])
+        #expect(NotificationChild.decode(Array("cut short".utf8)) == nil)
+        #expect(NotificationChild.decode([UInt8](repeating: 0, count: NotificationChild.argumentsByteLimit + 1)) == nil)
+    }
+
+    @Test func anActivationTokenIsAStartupNotificationIDWithTheClicksTime() {
+        let token = NotificationChild.activationToken(service: 42, id: 7, time: 123_456)
+        #expect(token.hasSuffix("_TIME123456"))
+        #expect(token != NotificationChild.activationToken(service: 42, id: 8, time: 123_456))
     }
 
     @Test func hugeTextIsBounded() {

@@ -320,4 +320,44 @@ extension XWatcher {
             }
         }
     }
+
+    /// Records the tags of toasts as their first frames come out (`_XTOAST_SHOWN` on their
+    /// tickets), in that order, for tags that `matching` takes, until `count` are out. Each
+    /// window created from now on is listened to before its properties are read: a write
+    /// after the read still comes as an event.
+    func recordShownTags(count: Int, timeout: Double, matching: (String) -> Bool) throws -> [String] {
+        var shown: [String] = []
+        var done: Set<Window> = []
+        var tags: [Window: String] = [:]
+        let deadline = Date().addingTimeInterval(timeout)
+        func look(at window: Window) {
+            guard !done.contains(window) else { return }
+            if tags[window] == nil,
+                let tag = ticketText(UInt(window)).split(separator: "\n").first(where: { $0.hasPrefix("tag=") })?.dropFirst(4)
+            {
+                tags[window] = String(tag)
+            }
+            guard let tag = tags[window] else { return }
+            guard matching(tag) else {
+                done.insert(window)
+                return
+            }
+            if !longs(window, "_XTOAST_SHOWN", type: Atom(XA_CARDINAL), limit: 5).isEmpty {
+                shown.append(tag)
+                done.insert(window)
+            }
+        }
+        while shown.count < count {
+            guard let event = nextEvent(timeout: deadline.timeIntervalSinceNow) else {
+                throw TestFailure("\(shown.count) of \(count) toasts shown within \(timeout) s: \(shown)")
+            }
+            if event.type == CreateNotify {
+                XSelectInput(display, event.xcreatewindow.window, PropertyChangeMask)
+                look(at: event.xcreatewindow.window)
+            } else if event.type == PropertyNotify {
+                look(at: event.xproperty.window)
+            }
+        }
+        return shown
+    }
 }

@@ -1,0 +1,61 @@
+import Glibc
+import XToastCore
+import XToastRender
+import XToastX11
+
+/// A notification's toast process (`NotificationChild`): started by the notification service
+/// before there is work for it, it gets ready (linked, connected to the display, fonts loading)
+/// and then waits for its command line on standard input; it tells the service when its place
+/// in the queue is on the server, and how the toast ended.
+enum NotificationChildMode {
+    /// Whether the service started this process.
+    static let isOn = getenv(NotificationChild.environmentVariable) != nil
+
+    /// The display opened while waiting, until the command takes it.
+    nonisolated(unsafe) private static var display: XDisplay?
+
+    /// Gets ready, then reads the command line; exits without a word when the service ended
+    /// before it had work for this process.
+    static func arguments() -> [String] {
+        // Nothing this process starts is the service's child.
+        unsetenv(NotificationChild.environmentVariable)
+        startLoadingFonts()
+        let opened: XDisplay
+        do {
+            opened = try XDisplay(name: nil)
+        } catch {
+            die(error.description, status: ExitStatus.failure)
+        }
+        display = opened
+        // Waiting for work is not waiting for the server: no watchdog meanwhile.
+        let bytes = opened.idle {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 16 << 10)
+            while bytes.count <= NotificationChild.argumentsByteLimit {
+                guard case .success(let count) = retryingOnInterrupt({ read(0, &buffer, buffer.count) }), count > 0 else { break }
+                bytes += buffer[0..<count]
+            }
+            return bytes
+        }
+        guard let arguments = NotificationChild.decode(bytes) else {
+            die("the notification service sent a command line cut short", status: ExitStatus.failure)
+        }
+        if arguments.isEmpty { exit(ExitStatus.success) }
+        return arguments
+    }
+
+    /// The display opened while waiting, when the command asks for the default one (once).
+    static func takeDisplay(named name: String?) -> XDisplay? {
+        guard name == nil, let display else { return nil }
+        self.display = nil
+        return display
+    }
+
+    /// Tells the service that the toast's place in the queue is on the server.
+    static func queued() { Output.write(NotificationChild.queuedLine + "\n") }
+
+    /// After the outcome's lines: the X server time of the click that ended the toast.
+    static func report(clickTime: UInt32?) {
+        if let clickTime { Output.write(NotificationChild.timeLine(clickTime) + "\n") }
+    }
+}
