@@ -40,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "XToastCore", swiftSettings: lean),
         .target(name: "XToastRender", dependencies: ["XToastCore", "CCairo"], swiftSettings: lean),
-        .target(name: "XToastX11", dependencies: ["XToastCore", "XToastRender", "CX11", "CCairo", "CGio"], swiftSettings: lean),
+        .target(name: "XToastX11", dependencies: ["XToastCore", "XToastRender", "CX11", "CCairo"], swiftSettings: lean),
         .target(
             name: "XToastService", dependencies: ["XToastCore", "XToastRender", "XToastX11", "CGio", "CX11", "CCairo"], swiftSettings: lean),
         .executableTarget(

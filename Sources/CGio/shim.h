@@ -1,7 +1,6 @@
-/* GIO's GDBus, for the notification service (`xtoast --notification-service`) and for telling
- * a running screen reader (only when the display has an accessibility bus): a plain toast never
- * calls into it (GIO is loaded all the same: Pango brings it). Macros and variadic functions do
- * not import into Swift: what is needed of them is here. */
+/* GIO's GDBus, for the notification service (`xtoast --notification-service`) only: a plain
+ * toast never calls into it (GIO is loaded all the same: Pango brings it). Macros and
+ * variadic functions do not import into Swift: what the service needs of them is here. */
 #include <fcntl.h>
 #include <unistd.h>
 #include <gio/gio.h>

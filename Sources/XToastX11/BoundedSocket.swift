@@ -16,11 +16,15 @@ final class BoundedSocket {
         self.deadline = deadline
     }
 
-    /// Connects to the unix socket at `path`; nil when nothing listens there (or the time is up).
-    static func connect(to path: String, deadline: Double) -> BoundedSocket? {
+    /// Connects to `address`; nil when nothing listens there (or the time is up).
+    static func connect(to address: UnixSocketAddress, deadline: Double) -> BoundedSocket? {
         var storage = sockaddr_un()
         storage.sun_family = sa_family_t(AF_UNIX)
-        let name = Array(path.utf8) + [0]
+        let name: [UInt8]
+        switch address {
+        case .path(let path): name = Array(path.utf8) + [0]
+        case .abstract(let abstract): name = [0] + Array(abstract.utf8)
+        }
         guard name.count <= MemoryLayout.size(ofValue: storage.sun_path), let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)
         else { return nil }
         withUnsafeMutableBytes(of: &storage.sun_path) { $0.copyBytes(from: name) }
