@@ -150,31 +150,42 @@ final class NotificationChildren {
         while joining == nil, running.count < Self.runningLimit, !waiting.isEmpty {
             let entry = waiting.removeFirst()
             do throws(SpawnError) {
-                let child: Spare
-                if let spare { child = spare } else { child = try start() }
-                spare = nil
-                entry.pid = child.pid
-                entry.output = child.output
-                running[child.pid] = entry
-                try give(entry.toast.arguments, to: child)
+                try launch(entry)
                 entry.outputWatch = g_unix_fd_add(
-                    child.output, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), onOutput,
+                    entry.output, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), onOutput,
                     Unmanaged.passUnretained(self).toOpaque())
                 joining = entry
                 joinTimer = g_timeout_add_seconds(Self.joinBound, onJoinBound, Unmanaged.passUnretained(self).toOpaque())
             } catch {
                 warn("cannot start the toast of notification \(entry.id): \(error.description)")
-                if entry.pid != 0 {
-                    // It has no whole command line: it goes, and its end is no one's.
-                    kill(entry.pid, SIGKILL)
-                    running[entry.pid] = nil
-                    Glibc.close(entry.output)
-                }
                 current[entry.id] = nil
                 remove(entry.imageFile)
             }
         }
         prepareSpare()
+    }
+
+    /// Gives `entry`'s command line to the spare, or to a process started for it. A spare that
+    /// went away meanwhile (its end not heard yet) is replaced once.
+    private func launch(_ entry: Entry) throws(SpawnError) {
+        var tries = spare == nil ? 1 : 2
+        while true {
+            let child: Spare
+            if let spare { child = spare } else { child = try start() }
+            spare = nil
+            tries -= 1
+            do throws(SpawnError) {
+                try give(entry.toast.arguments, to: child)
+                (entry.pid, entry.output) = (child.pid, child.output)
+                running[child.pid] = entry
+                return
+            } catch {
+                // It has no whole command line: it goes, and its end is no one's.
+                kill(child.pid, SIGKILL)
+                Glibc.close(child.output)
+                if tries == 0 { throw error }
+            }
+        }
     }
 
     /// The joining toast's place is on the server (or it ended, or took too long): the next

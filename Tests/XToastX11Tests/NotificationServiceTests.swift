@@ -121,6 +121,28 @@ extension OnScreen {
             try expectOthersStillShow(display, watcher)
         }
 
+        /// The toast process the service starts ahead may die while it waits for work (killed,
+        /// or its display went): the next notification gets a process of its own and shows.
+        @Test func aToastProcessStartedAheadThatDiesIsReplaced() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            _ = try bus.run(["notify-send", "-w", "-t", "100", "First"])
+            let owner = try bus.run([
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.freedesktop.Notifications",
+            ])
+            let service = try #require(Int32(owner.split(separator: " ").last?.filter(\.isNumber) ?? ""), "\(owner)")
+            // A process has no event to wait on: its children are polled.
+            let spare = try waitForValue("the service's spare toast process") { () -> pid_t? in
+                let children = (try? String(contentsOfFile: "/proc/\(service)/task/\(service)/children", encoding: .utf8)) ?? ""
+                return children.split(separator: " ").compactMap { pid_t($0) }.first
+            }
+            kill(spare, SIGKILL)
+            let output = try bus.start(["notify-send", "-p", "-w", "-t", "100", "Second"]).finish(timeout: 15)
+            #expect(Int(output.split(separator: "\n").first ?? "") ?? 0 > 0, "\(output)")
+            try expectOthersStillShow(display, watcher)
+        }
+
         /// replaces_id: the same id back, and the toast replaced in place, long before its 5 s.
         @Test func replacesInPlaceKeepingTheID() throws {
             let (display, watcher) = try prepareSharedDisplay()
