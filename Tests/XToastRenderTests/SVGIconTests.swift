@@ -185,6 +185,27 @@ struct SVGIconTests {
         #expect(lookup("../Mine/16x16/status/mine", 16) == nil)
     }
 
+    @Test("A theme's folders are names inside it: an index.theme naming ../ or absolute folders finds nothing outside the theme")
+    func themeFoldersStayInside() throws {
+        let scratch = try Scratch()
+        let root = scratch.path + "/icons"
+        let outside = scratch.path + "/secret"
+        try scratch.write("png", to: "secret/xtoast-outside.png")
+        try scratch.write("png", to: "icons/Mine/ok/xtoast-inside.png")
+        // Every way out: up, up from inside, absolute, and the dot folders on their own.
+        try scratch.write(
+            "[Icon Theme]\nDirectories=../../secret,ok/../../../secret,\(outside),.,..,ok//,ok\n\n[../../secret]\nSize=16\n"
+                + "[ok/../../../secret]\nSize=16\n[\(outside)]\nSize=16\n[.]\nSize=16\n[..]\nSize=16\n[ok//]\nSize=16\n"
+                + "[ok]\nSize=16\n",
+            to: "icons/Mine/index.theme")
+        let lookup = { (name: String) in
+            IconTheme.lookup(name, pixelSize: 16, theme: "Mine", roots: [root], pixmaps: scratch.path + "/none")
+        }
+        #expect(lookup("xtoast-outside") == nil)
+        #expect(lookup("xtoast-inside") == root + "/Mine/ok/xtoast-inside.png")
+        #expect(IconTheme.Index.read("Mine", in: [root])?.directories.map(\.path) == ["ok"])
+    }
+
     @Test("A theme without index.theme is searched in the usual folders, symbolic/ and scalable/ included")
     func themeWithoutIndex() throws {
         let scratch = try Scratch()
