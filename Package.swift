@@ -33,7 +33,7 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CCairo",
-            pkgConfig: "pangocairo",
+            pkgConfig: "pangocairo zlib",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         // GIO for the notification service's D-Bus: already loaded with Pango, so no library more.

@@ -13,6 +13,13 @@
 #include <unistd.h>
 #include <sys/resource.h>
 
+/* zlib, for compressed SVG (.svgz) read with a bound on what it expands to (SVGIcon.swift); it
+ * is loaded already, by libpng and FreeType. inflateInit2 is a macro: 16 + 15 reads gzip. */
+#include <zlib.h>
+static inline int xtoast_inflate_init_gzip(z_stream *stream) {
+    return inflateInit2_(stream, 16 + MAX_WBITS, ZLIB_VERSION, (int)sizeof(z_stream));
+}
+
 /* PANGO_SCALE is a macro; Swift sees this instead. */
 static inline int xtoast_pango_scale(void) { return PANGO_SCALE; }
 

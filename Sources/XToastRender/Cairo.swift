@@ -4,11 +4,18 @@ import XToastCore
 /// Something Cairo could not do: its own words, and what we asked of it.
 public struct RenderError: Error, CustomStringConvertible {
     public var description: String
+    /// An icon that would cost more than its bound to draw (`SVGSandbox.Budget`): the toast
+    /// shows without it, after one warning, wherever the icon came from.
+    public var overBudget = false
+
     init(_ what: String, _ status: cairo_status_t) {
         description = "\(what): \(String(cString: cairo_status_to_string(status)))"
     }
 
-    init(message: String) { description = message }
+    init(message: String, overBudget: Bool = false) {
+        description = message
+        self.overBudget = overBudget
+    }
 }
 
 /// Owns a Cairo surface: checked when made, destroyed with its owner.

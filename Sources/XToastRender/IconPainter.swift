@@ -14,19 +14,20 @@ enum IconImage {
         case .success, .error, .info, .warning:
             return .vector(icon)
         case .file(let path):
-            return try file(at: path)
+            return try file(at: path, pixelSize: pixelSize)
         case .named(let name):
             guard let path = IconTheme.lookup(name, pixelSize: pixelSize, theme: theme) else {
                 throw RenderError(message: "no icon named \"\(name)\" in the icon theme")
             }
-            return try file(at: path)
+            return try file(at: path, pixelSize: pixelSize)
         }
     }
 
     /// A PNG or SVG file, told apart by its first bytes (and an SVG by its name too).
-    static func file(at path: String, svgLibrary: () -> Result<SVGLibrary, RenderError> = { SVGLibrary.shared })
-        throws(RenderError) -> IconImage
-    {
+    static func file(
+        at path: String, pixelSize: Int = 32, budget: SVGSandbox.Budget = .standard,
+        svgLibrary: () -> Result<SVGLibrary, RenderError> = { SVGLibrary.shared }
+    ) throws(RenderError) -> IconImage {
         let what = "cannot read icon \"\(path)\""
         let file: (bytes: [UInt8], truncated: Bool)
         do {
@@ -39,13 +40,24 @@ enum IconImage {
             guard file.bytes.count <= SVGIcon.byteLimit else {
                 throw RenderError(message: "\(what): an SVG image larger than \(SVGIcon.byteLimit >> 20) MiB")
             }
+            var document = file.bytes
+            if CompressedSVG.isCompressed(document) {
+                do {
+                    document = try CompressedSVG.expand(document, limit: SVGIcon.byteLimit)
+                } catch {
+                    throw RenderError(message: "\(what): \(error.description)", overBudget: error.overBudget)
+                }
+            }
             // The name without folders and extensions: GNOME's symbolic icons end in -symbolic.
             let base = path.split(separator: "/").last.map { $0.split(separator: ".").first.map(String.init) ?? "" } ?? ""
             do {
                 let library = try svgLibrary().get()
-                return .svg(try SVGIcon(bytes: file.bytes, symbolic: base.hasSuffix("-symbolic"), library: library))
+                return .svg(
+                    try SVGIcon(
+                        bytes: document, symbolic: base.hasSuffix("-symbolic"), size: Size(width: pixelSize, height: pixelSize),
+                        library: library, budget: budget))
             } catch {
-                throw RenderError(message: "\(what): \(error.description)")
+                throw RenderError(message: "\(what): \(error.description)", overBudget: error.overBudget)
             }
         }
         return .image(try png(what: what, file.bytes))

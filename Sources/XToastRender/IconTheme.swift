@@ -61,8 +61,15 @@ enum IconTheme {
 
     static let themeLimit = 16
 
-    private static func isPlainName(_ name: String) -> Bool {
+    private static func isPlainName(_ name: some StringProtocol) -> Bool {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.utf8.contains(0)
+    }
+
+    /// Whether `path`, a folder an index.theme lists, stays inside its theme: relative, each part
+    /// a plain name as theme names are (`48x48/apps`, never `../x` or `/usr/share`). An index is
+    /// anyone's file, and its folders are joined to the theme's path.
+    static func isFolderInside(_ path: String) -> Bool {
+        !path.isEmpty && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { isPlainName($0) }
     }
 
     /// One folder of a theme, as index.theme describes it.
@@ -128,7 +135,7 @@ enum IconTheme {
                     .filter { !$0.isEmpty }
             }
             var index = Index(inherits: list("Inherits"))
-            for path in list("Directories") {
+            for path in list("Directories") where IconTheme.isFolderInside(path) {
                 let keys = sections[path] ?? [:]
                 // Folders for scale 2 and up hold larger pixels for the same size: not ours.
                 guard let size = keys["Size"].flatMap({ Int($0) }), Int(keys["Scale"] ?? "1") ?? 1 == 1 else { continue }

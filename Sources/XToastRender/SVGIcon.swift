@@ -32,17 +32,20 @@ final class SVGLibrary: @unchecked Sendable {  // immutable after init; the libr
     }
 }
 
-/// A parsed SVG document (an `RsvgHandle`), drawn as vectors at whatever size and scale it is
-/// drawn: crisp at every scale, where a bitmap rendered once and scaled would blur.
+/// An SVG document drawn at the size the toast shows it, in device pixels: as crisp as vectors
+/// drawn in place, and drawn by `SVGSandbox`, in a child bounded in memory and time.
 final class SVGIcon {
     /// An SVG icon file is read whole up to this size: the largest icons in Adwaita, Papirus
     /// and Breeze are tens of kilobytes, and a larger document is more likely an attack.
     static let byteLimit = 1 << 20
 
-    private let handle: UnsafeMutableRawPointer
-    private let library: SVGLibrary
+    /// The document drawn at its size.
+    let image: CairoSurface
     /// A symbolic icon (`*-symbolic`) takes the text colour, as GNOME recolours them.
     let symbolic: Bool
+    /// One line of what librsvg or Pango printed while drawing it (an SVG's text in a font
+    /// size Pango refuses), for one warning.
+    let chatter: String?
 
     /// Whether the file's bytes look like SVG (or gzip-compressed SVGZ, which librsvg reads).
     static func looksLikeSVG(_ bytes: [UInt8], path: String) -> Bool {
@@ -55,57 +58,34 @@ final class SVGIcon {
             || head.indices.contains { head[$0...].starts(with: tag) }
     }
 
-    /// Parses `bytes`; librsvg bounds what it parses (XML entity expansion, element count and
-    /// nesting) and renders at our size whatever size the document declares.
-    init(bytes: [UInt8], symbolic: Bool, library: SVGLibrary) throws(RenderError) {
-        var error: UnsafeMutablePointer<GError>?
-        let handle = bytes.withUnsafeBufferPointer { library.newFromData($0.baseAddress, gsize($0.count), &error) }
-        guard let handle else { throw RenderError(message: "not an SVG image librsvg reads (\(Self.take(error)))") }
-        self.handle = handle
-        self.library = library
+    /// Parses and draws `bytes` at `size` pixels (the document's proportions kept, centred);
+    /// librsvg also bounds what it parses (XML entity expansion, element count and nesting),
+    /// and draws at our size whatever size the document declares.
+    init(bytes: [UInt8], symbolic: Bool, size: Size, library: SVGLibrary, budget: SVGSandbox.Budget = .standard)
+        throws(RenderError)
+    {
+        let drawing = try SVGSandbox.draw(bytes, size: size, library: library, budget: budget)
+        image = drawing.image
+        chatter = drawing.chatter
         self.symbolic = symbolic
-        // Drawn once here, on a 1×1 surface, so that a document that cannot be rendered (a
-        // reference loop, a limit reached) is an error now rather than a missing icon later.
-        guard let probe = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1), let cr = cairo_create(probe) else {
-            throw RenderError(message: "cannot make a surface to check the SVG image")
-        }
-        defer {
-            cairo_destroy(cr)
-            cairo_surface_destroy(probe)
-        }
-        var viewport = xtoast_rsvg_rectangle(x: 0, y: 0, width: 1, height: 1)
-        guard library.renderDocument(handle, cr, &viewport, &error) != 0 else {
-            throw RenderError(message: "the SVG image cannot be drawn (\(Self.take(error)))")
-        }
     }
 
-    deinit { g_object_unref(handle) }
-
-    /// Draws the document into `rect` (its proportions kept, centred), on `cr`'s transform.
-    /// A symbolic icon is drawn into a group and the text colour painted through its alpha.
+    /// Draws the image into `rect`, on `cr`'s transform. A symbolic icon paints the text colour
+    /// through the image's alpha.
     func draw(into cr: OpaquePointer, in rect: Rect, foreground: Color) {
-        var viewport = xtoast_rsvg_rectangle(
-            x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
-        var error: UnsafeMutablePointer<GError>?
-        if symbolic { cairo_push_group(cr) }
-        // It rendered at load time; a failure now leaves the icon's place empty, nothing worse.
-        _ = library.renderDocument(handle, cr, &viewport, &error)
-        _ = Self.take(error)
-        guard symbolic else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_translate(cr, Double(rect.x), Double(rect.y))
+        // Drawn for this size: scaled only when asked for another.
+        cairo_scale(cr, Double(rect.width) / Double(image.size.width), Double(rect.height) / Double(image.size.height))
+        guard symbolic else {
+            cairo_set_source_surface(cr, image.pointer, 0, 0)
+            cairo_paint(cr)
+            return
+        }
         // Adwaita's symbolic icons are grey (#2e3436) in fill and stroke attributes, inline
         // styles and classes; a stylesheet cannot reach them all, the alpha mask can.
-        let mask = cairo_pop_group(cr)
         foreground.setSource(on: cr)
-        cairo_mask(cr, mask)
-        cairo_pattern_destroy(mask)
-    }
-
-    /// The message of a GError, which it frees.
-    private static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
-        guard let error else { return "no reason given" }
-        defer { g_error_free(error) }
-        // libxml2's messages end with a newline; the user gets one line.
-        let message = error.pointee.message.map { String(cString: $0) } ?? "no reason given"
-        return String(message.split(whereSeparator: \.isNewline).joined(separator: " "))
+        cairo_mask_surface(cr, image.pointer, 0, 0)
     }
 }

@@ -9,6 +9,16 @@ public func startLoadingFonts() {
     _ = pango_cairo_font_map_get_default()
 }
 
+/// Waits until the fonts `startLoadingFonts` started loading are loaded. A process forked while
+/// Pango's own thread holds fontconfig's locks would wait for them for ever in its first text.
+func finishLoadingFonts() {
+    guard let fontMap = pango_cairo_font_map_get_default(), let context = pango_font_map_create_context(fontMap) else { return }
+    defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+    let description = pango_font_description_from_string("Sans")
+    defer { pango_font_description_free(description) }
+    if let font = pango_font_map_load_font(fontMap, context, description) { g_object_unref(UnsafeMutableRawPointer(font)) }
+}
+
 /// Owns a Pango layout of the message: wrapped, centred and measured once.
 final class TextLayout {
     let layout: OpaquePointer

@@ -14,6 +14,8 @@ public final class ToastPainter {
     public let markupFailed: Bool
     /// Whether a spinner turns in the icon's place; drawn per frame by `drawSpinner`.
     public let hasSpinner: Bool
+    /// Why the icon is left out: it would cost more than its bound to draw (one warning).
+    public let iconWarning: String?
     /// What to tell the user then.
     public static let markupWarning = "the markup does not parse; showing it as plain text"
     private let layout: Layout
@@ -44,9 +46,16 @@ public final class ToastPainter {
         func px(_ logical: Double) -> Int { Int((logical * scale).rounded()) }
         let iconSide = px(style.iconSize)
         // A spinner takes the icon's place.
-        let icon = try (content.spinner ? nil : content.icon ?? style.defaultIcon).map { icon throws(RenderError) in
-            try IconImage.load(icon, pixelSize: iconSide, theme: content.iconTheme)
+        var icon: IconImage?
+        var iconWarning: String?
+        if !content.spinner, let wanted = content.icon ?? style.defaultIcon {
+            do {
+                icon = try IconImage.load(wanted, pixelSize: iconSide, theme: content.iconTheme)
+            } catch  where error.overBudget {
+                iconWarning = "\(error.description); showing the toast without it"
+            }
         }
+        self.iconWarning = iconWarning
         hasSpinner = content.spinner
         let hasIcon = icon != nil || content.spinner
         let besideIcon = hasIcon && style.layout == .row ? iconSide + px(style.iconGap) : 0
@@ -133,8 +142,11 @@ public final class ToastPainter {
 
     /// Checks that an icon can be loaded (a file that reads as PNG, a name the theme has), so
     /// that a bad one is reported at once, not when the toast's turn comes.
-    public static func check(icon: Icon, theme: String? = nil) throws(RenderError) {
-        _ = try IconImage.load(icon, pixelSize: 32, theme: theme)
+    /// Returns one line of what drawing it printed (Pango's warnings about an SVG's text).
+    @discardableResult
+    public static func check(icon: Icon, theme: String? = nil) throws(RenderError) -> String? {
+        guard case .svg(let document) = try IconImage.load(icon, pixelSize: 32, theme: theme) else { return nil }
+        return document.chatter
     }
 
     /// Draws everything with the box's top-left corner at (`margins.left`, `margins.top`).

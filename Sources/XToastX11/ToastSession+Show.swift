@@ -58,6 +58,7 @@ extension ToastSession {
                 throw X11Error.system(String(describing: error))
             }
             if painter.markupFailed && monitor == targets[0] { warn(ToastPainter.markupWarning) }
+            if let warning = painter.iconWarning, monitor == targets[0] { warn(warning) }
             let offset = Point(x: metrics.offset.x, y: metrics.offset.y + direction * shift)
             let spot = Showing.Spot(size: painter.boxSize, position: style.position, margin: metrics.margin, offset: offset)
             spots.append(spot)

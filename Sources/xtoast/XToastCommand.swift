@@ -166,8 +166,14 @@ struct XToastCommand {
     private func settleIcon(_ sources: inout Sources) throws(CommandError) {
         guard let icon = sources.settings.icon else { return }
         do {
-            try ToastPainter.check(icon: icon, theme: sources.iconTheme)
+            if let chatter = try ToastPainter.check(icon: icon, theme: sources.iconTheme) { warn("icon: \(chatter)") }
         } catch {
+            // Past its bound, an icon is left out wherever it came from: the toast still shows.
+            if error.overBudget {
+                warn("\(error.description); showing the toast without it")
+                sources.settings.icon = nil
+                return
+            }
             guard let origin = sources.builder.origins["icon"], origin.source != .commandLine else {
                 throw .failure(error.description)
             }
@@ -214,6 +220,7 @@ struct XToastCommand {
         do {
             let painter = try ToastPainter(content: content, style: style, metrics: metrics)
             if painter.markupFailed { warn(ToastPainter.markupWarning) }
+            if let warning = painter.iconWarning { warn(warning) }
             try painter.image().writePNG(to: path)
         } catch {
             throw .failure(error.description)

@@ -185,6 +185,27 @@ struct SVGIconTests {
         #expect(lookup("../Mine/16x16/status/mine", 16) == nil)
     }
 
+    @Test("A theme's folders are names inside it: an index.theme naming ../ or absolute folders finds nothing outside the theme")
+    func themeFoldersStayInside() throws {
+        let scratch = try Scratch()
+        let root = scratch.path + "/icons"
+        let outside = scratch.path + "/secret"
+        try scratch.write("png", to: "secret/xtoast-outside.png")
+        try scratch.write("png", to: "icons/Mine/ok/xtoast-inside.png")
+        // Every way out: up, up from inside, absolute, and the dot folders on their own.
+        try scratch.write(
+            "[Icon Theme]\nDirectories=../../secret,ok/../../../secret,\(outside),.,..,ok//,ok\n\n[../../secret]\nSize=16\n"
+                + "[ok/../../../secret]\nSize=16\n[\(outside)]\nSize=16\n[.]\nSize=16\n[..]\nSize=16\n[ok//]\nSize=16\n"
+                + "[ok]\nSize=16\n",
+            to: "icons/Mine/index.theme")
+        let lookup = { (name: String) in
+            IconTheme.lookup(name, pixelSize: 16, theme: "Mine", roots: [root], pixmaps: scratch.path + "/none")
+        }
+        #expect(lookup("xtoast-outside") == nil)
+        #expect(lookup("xtoast-inside") == root + "/Mine/ok/xtoast-inside.png")
+        #expect(IconTheme.Index.read("Mine", in: [root])?.directories.map(\.path) == ["ok"])
+    }
+
     @Test("A theme without index.theme is searched in the usual folders, symbolic/ and scalable/ included")
     func themeWithoutIndex() throws {
         let scratch = try Scratch()
@@ -203,4 +224,171 @@ struct SVGIconTests {
         let green = pixels.pixels(x: 0..<60) { $0.green > 200 && $0.red < 30 }
         #expect(green.count > 200, "\(green.count) green pixels")
     }
+}
+
+/// Documents whose cost is not their size: each is drawn in a child bounded in memory and time,
+/// and what goes past the bound is one line of error, no icon, and the toast still draws.
+@Suite("SVG work bounds", .serialized)
+struct SVGWorkBoundTests {
+    /// A shell pipeline's success, for files too large to write by hand in a test.
+    private func shell(_ command: String) -> Bool { system(command) == 0 }
+
+    /// Resident memory of this process, in MiB (/proc/self/statm's second number).
+    private func residentMiB() -> Int {
+        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+        defer { fclose(file) }
+        var size = 0
+        var resident = 0
+        _ = withUnsafeMutablePointer(to: &size) { s in
+            withUnsafeMutablePointer(to: &resident) { r in withVaList([s, r]) { vfscanf(file, "%ld %ld", $0) } }
+        }
+        return resident * Int(sysconf(Int32(_SC_PAGESIZE))) >> 20
+    }
+
+    private func seconds(_ body: () throws -> Void) rethrows -> Double {
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        try body()
+        var end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+    }
+
+    @Test("An .svgz that expands past 1 MiB is refused while it expands: one line, and the toast goes on without it")
+    func compressedBomb() throws {
+        let scratch = try Scratch()
+        let path = scratch.path + "/bomb.svgz"
+        let made = shell(
+            "(printf \"<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'><!--\"; head -c 50000000 /dev/zero | tr '\\0' ' ';"
+                + " printf '%s' \"--><rect width='16' height='16'/></svg>\") | gzip -9 > \(path)")
+        #expect(made)
+        defer { unlink(path) }
+        let took = seconds {
+            #expect {
+                _ = try IconImage.file(at: path)
+            } throws: { error in
+                let error = error as? RenderError
+                return error?.overBudget == true && error?.description.hasSuffix("expands past 1 MiB") == true
+            }
+        }
+        #expect(took < 1, "took \(took) s")
+        // A small one reads as its plain twin does.
+        let small = scratch.path + "/small.svgz"
+        #expect(shell("printf '%s' \"\(square("#ff0000"))\" | gzip > \(small)"))
+        defer { unlink(small) }
+        let pixels = PixelReader(try painter(.file(small)).image())
+        #expect(pixels.pixels { $0.red > 8 && $0.green < 8 }.count == 400)
+    }
+
+    @Test("A document whose drawing takes more CPU time than its bound is stopped there: one line")
+    func cpuBound() throws {
+        let scratch = try Scratch()
+        let texts = (0..<3000).map { "<text font-size='1e30' font-family='x\($0)'>a</text>" }.joined()
+        let path = try scratch.write("<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'>\(texts)</svg>", to: "slow.svg")
+        let budget = SVGSandbox.Budget(memory: 256 << 20, cpuSeconds: 1, seconds: 10)
+        let took = seconds {
+            #expect {
+                _ = try IconImage.file(at: path, budget: budget)
+            } throws: { error in
+                let error = error as? RenderError
+                return error?.overBudget == true && error?.description.hasSuffix("took more than 1 s of CPU time") == true
+            }
+        }
+        #expect(took < 5, "took \(took) s")
+    }
+
+    @Test("A data: URL embedding a 20000×20000 PNG (1.6 GB of pixels) is drawn away from us: bounded in time, our memory untouched")
+    func embeddedPixels() throws {
+        let scratch = try Scratch()
+        let png = scratch.path + "/big.png"
+        // A 1-bit PNG of zeros: its pixel data is a zlib stream of zeros (gzip's deflate, with
+        // the zlib header and an Adler-32 of zeros, which is n mod 65521 in the high half).
+        let side = 20000
+        let raw = side * (1 + side / 8)
+        #expect(shell("head -c \(raw) /dev/zero | gzip -9 > \(png).gz"))
+        defer { unlink(png + ".gz") }
+        let gz = try #require(fopen(png + ".gz", "rb"))
+        var gzip: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while case let count = fread(&buffer, 1, buffer.count, gz), count > 0 { gzip += buffer[0..<count] }
+        fclose(gz)
+        let adler = UInt32(raw % 65521) << 16 | 1
+        let zlib = [0x78, 0xda] + gzip[10..<(gzip.count - 8)] + bigEndian(adler)
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+        }
+        let header = bigEndian(UInt32(side)) + bigEndian(UInt32(side)) + [1, 0, 0, 0, 0]
+        let file = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", [])
+        let svg =
+            "<svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' width='16' height='16'>"
+            + "<rect width='16' height='16' fill='red'/><image width='16' height='16' xlink:href='data:image/png;base64,"
+            + base64(file) + "'/></svg>"
+        let path = try scratch.write(svg, to: "embedded.svg")
+        let before = residentMiB()
+        let took = try seconds {
+            // Drawn without the picture (librsvg's loader gets no memory for it) or not at all.
+            _ = try? painter(.file(path)).image()
+        }
+        #expect(took < 6, "took \(took) s")
+        #expect(residentMiB() - before < 100, "grew from \(before) to \(residentMiB()) MiB")
+    }
+
+    @Test("A document that makes librsvg abort (a filter its matrix code rejects) is one line of error, not our crash")
+    func librsvgAborts() throws {
+        let scratch = try Scratch()
+        let kernel = Array(repeating: "1", count: 400 * 400).joined(separator: " ")
+        let path = try scratch.write(
+            "<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'><filter id='f'><feConvolveMatrix order='400' "
+                + "kernelMatrix='\(kernel)'/></filter><rect width='16' height='16' filter='url(#f)'/></svg>", to: "abort.svg")
+        #expect {
+            try ToastPainter.check(icon: .file(path))
+        } throws: { error in
+            let error = error as? RenderError
+            return error?.overBudget == true && error?.description.contains("librsvg failed") == true
+                && error?.description.contains("\n") == false
+        }
+        // The toast draws, without the icon, and says why once.
+        let drawn = try painter(.file(path))
+        #expect(drawn.iconWarning?.contains("showing the toast without it") == true)
+        _ = try drawn.image()
+    }
+
+    @Test("Pages of Pango warnings from an SVG's text are one line")
+    func textWarnings() throws {
+        let scratch = try Scratch()
+        let texts = (0..<50).map { "<text font-size='1e30' font-family='x\($0)'>a</text>" }.joined()
+        let path = try scratch.write("<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'>\(texts)</svg>", to: "text.svg")
+        let chatter = try ToastPainter.check(icon: .file(path))
+        let line = try #require(chatter)
+        #expect(!line.contains("\n"))
+        #expect(line.hasPrefix("Pango-"), "\(line)")
+    }
+}
+
+private func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+
+private func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xffff_ffff
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
+    }
+    return ~crc
+}
+
+private func base64(_ bytes: [UInt8]) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 4 / 3 + 4)
+    var index = 0
+    while index < bytes.count {
+        let chunk = bytes[index..<min(index + 3, bytes.count)]
+        let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
+        for position in 0..<4 {
+            out.append(position <= chunk.count ? alphabet[Int(value >> (18 - 6 * UInt32(position)) & 63)] : UInt8(ascii: "="))
+        }
+        index += 3
+    }
+    return String(decoding: out, as: UTF8.self)
 }
