@@ -161,15 +161,17 @@ struct XToastCommand {
 
     /// Checks the icon: asked for in this call, a bad icon is an error; from a file or the X
     /// resources (which any client can set) it must not silence every toast, and is dropped.
+    /// So it is for notify-send, whose scripts name icons that are not installed everywhere.
     private func settleIcon(_ sources: inout Sources) throws(CommandError) {
         guard let icon = sources.settings.icon else { return }
         do {
             try ToastPainter.check(icon: icon, theme: sources.iconTheme)
         } catch {
-            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine else {
+            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || NotifySendMode.isOn else {
                 throw .failure(error.description)
             }
-            warn("\(origin.source): icon: \(error.description); showing the toast without it")
+            let source = NotifySendMode.isOn ? "notify-send" : "\(origin.source)"
+            warn("\(source): icon: \(error.description); showing the toast without it")
             sources.settings.icon = nil
         }
     }
