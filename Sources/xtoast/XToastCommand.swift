@@ -202,8 +202,8 @@ struct XToastCommand {
             _ = display.send(.dismiss, in: list) { tickets in
                 if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
                 // --dismiss: the first of each, the oldest toast on screen there (not one
-                // standing aside for a pause).
-                return settings.mode == .dismiss ? Array(tickets.filter { $0.1.pause != .held }.prefix(1)) : tickets
+                // standing aside for a pause or a fullscreen window).
+                return settings.mode == .dismiss ? Array(tickets.filter { $0.1.pause != .held && $0.1.pause != .aside }.prefix(1)) : tickets
             }
         }
     }
