@@ -1,8 +1,10 @@
 /// xtoast invoked as `notify-send` (a link of that name): notify-send's command line, turned into
 /// the closest xtoast command line, with no daemon. Scripts written for libnotify's notify-send
-/// keep working: the same command lines are accepted (GLib's syntax: `-t 500`,
-/// `--expire-time=500`, `--expire-time 500`, grouped short options whose values follow in order:
-/// `-eu low`), and options with no meaning here are accepted and ignored.
+/// keep working: every command line libnotify 0.8's notify-send accepts is accepted and shown
+/// (GLib's syntax: `-t 500`, `--expire-time=500`, `--expire-time 500`, grouped short options
+/// whose values follow in order: `-eu low`), values it takes that xtoast's own options would
+/// refuse are brought within them (a tag too long, a label with a line break, an expiry of
+/// weeks), and what it refuses is refused with its status (1).
 public enum NotifySend {
     /// What to do.
     public struct Invocation: Equatable, Sendable {
@@ -12,8 +14,8 @@ public enum NotifySend {
         public var arguments: [String] = []
         /// `-p`: the id to print, which a later `-r` names to replace this notification.
         public var printedID: Int?
-        /// `-A`: the actions, `NAME=Text` or `Text` (named by its index), shown as buttons; the
-        /// name of the one clicked is printed.
+        /// `-A`: the actions shown as buttons, `NAME=Text` or `Text` (named by its index among
+        /// the `-A` options); the name of the one clicked is printed.
         public var actions: [(name: String, label: String)] = []
         /// Whether the caller waits (`-w`, or an action to answer); without, notify-send
         /// returns at once and so does this (`--detach`).
@@ -35,144 +37,18 @@ public enum NotifySend {
     /// Reads notify-send's command line; `newID` is the id a notification gets when `-p` asks
     /// for one without `-r`.
     public static func invocation(_ arguments: [String], newID: Int) throws(OptionError) -> Invocation {
-        var invocation = Invocation(mode: .show)
-        var words: [String] = []
-        var urgency: String?
-        var expireTime: Int?
-        var icon: String?
-        var progress: String?
-        var tag: String?
-        var replaceID: Int?
-        var printsID = false
-        var index = 0
-
-        /// The options that take a value, long name by short letter.
-        let valued: [Character: String] = [
-            "u": "urgency", "t": "expire-time", "a": "app-name", "i": "icon", "c": "category", "h": "hint", "r": "replace-id",
-            "A": "action",
-        ]
-        let flags: [Character: String] = ["e": "transient", "p": "print-id", "w": "wait", "v": "version", "?": "help"]
-
-        func apply(_ name: String, _ value: String?) throws(OptionError) {
-            switch name {
-            case "urgency":
-                guard let value, urgencies.contains(value.lowercased()) else {
-                    throw OptionError("invalid urgency \"\(value ?? "")\": expected low, normal or critical")
-                }
-                urgency = value.lowercased()
-            case "expire-time":
-                guard let value, let milliseconds = Int(value) else {
-                    throw OptionError("invalid expire time \"\(value ?? "")\": expected milliseconds")
-                }
-                expireTime = milliseconds
-            case "icon": icon = value.map(fileURLPath)
-            case "hint": try hint(value ?? "")
-            case "replace-id":
-                guard let value, let id = Int(value), id >= 0 else { throw OptionError("invalid replace id \"\(value ?? "")\"") }
-                replaceID = id
-            case "action":
-                let text = value ?? ""
-                let equals = text.firstIndex(of: "=")
-                let name = equals.map { String(text[..<$0]) } ?? String(invocation.actions.count)
-                let label = equals.map { String(text[text.index(after: $0)...]) } ?? text
-                invocation.actions.append((name, label))
-            case "print-id": printsID = true
-            case "wait": invocation.waits = true
-            case "version": invocation.mode = .version
-            case "help": invocation.mode = .help
-            default: break  // app-name, category, transient: nothing to do without a daemon
-            }
-        }
-
-        /// `TYPE:NAME:VALUE`, as notify-send checks it; the names xtoast understands are used.
-        func hint(_ text: String) throws(OptionError) {
-            let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3 else { throw OptionError("invalid hint \"\(text)\": expected TYPE:NAME:VALUE") }
-            let (type, name, value) = (parts[0], parts[1], parts[2])
-            guard ["int", "double", "string", "byte", "boolean", "variant"].contains(type) else {
-                throw OptionError("invalid hint type \"\(type)\": expected int, double, string, byte, boolean or variant")
-            }
-            switch name {
-            case "value" where type == "int" || type == "double":
-                guard let number = Double(value), number.isFinite else { throw OptionError("invalid hint value \"\(value)\"") }
-                progress = plain(min(max(number.rounded(), 0), 100))
-            case "x-dunst-stack-tag", "x-canonical-private-synchronous", "synchronous", "private-synchronous":
-                tag = value
-            case "image-path", "image_path":
-                icon = fileURLPath(value)
-            case "urgency" where type == "byte" || type == "int":
-                guard let level = Int(value), urgencies.indices.contains(level) else {
-                    throw OptionError("invalid urgency hint \"\(value)\"")
-                }
-                urgency = urgencies[level]
-            default: break
-            }
-        }
-
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument == "--" {
-                words += arguments[index...]
-                break
-            } else if argument.hasPrefix("--") && argument.count > 2 {
-                let body = argument.dropFirst(2)
-                let name = String(body.prefix { $0 != "=" })
-                let given = name.count < body.count ? String(body.dropFirst(name.count + 1)) : nil
-                if valued.values.contains(name) {
-                    guard let value = given ?? (index < arguments.count ? arguments[index] : nil) else {
-                        throw OptionError("missing value for '--\(name)'")
-                    }
-                    if given == nil { index += 1 }
-                    try apply(name, value)
-                } else if flags.values.contains(name) {
-                    try apply(name, nil)
-                } else {
-                    throw OptionError("unknown option '--\(name)'")
-                }
-            } else if argument.hasPrefix("-") && argument.count > 1 {
-                // GLib's short options: grouped letters, each option that takes a value takes
-                // the next argument (`-t500` is -t, -5, -0, -0, as GLib reads it).
-                for letter in argument.dropFirst() {
-                    if let name = flags[letter] {
-                        try apply(name, nil)
-                    } else if let name = valued[letter] {
-                        guard index < arguments.count else { throw OptionError("missing value for '-\(letter)'") }
-                        index += 1
-                        try apply(name, arguments[index - 1])
-                    } else {
-                        throw OptionError("unknown option '-\(letter)'")
-                    }
-                }
-            } else {
-                words.append(argument)
-            }
-        }
+        let line = try CommandLine(arguments)
+        var request = Request()
+        for (name, value) in line.options { try request.apply(name, value) }
+        var invocation = Invocation(mode: request.mode)
         guard invocation.mode == .show else { return invocation }
-        guard let summary = words.first, !summary.isEmpty else { throw OptionError("no summary given") }
-        guard words.count <= 2 else { throw OptionError("too many words: give the summary and the body, each quoted") }
-
-        // Summary and body: a title over the message, as notification daemons draw them.
-        var xtoast = ["--preset", urgency ?? "normal", "--markup"]
-        if let expireTime, expireTime >= 0 {
-            xtoast += ["--duration", expireTime == 0 ? "sticky" : "\(expireTime)ms"]
-        }
-        if let icon, !icon.isEmpty { xtoast += ["--icon", icon] }
-        if let progress { xtoast += ["--progress", progress] }
-        if let replaceID { tag = tag ?? Self.tag(id: replaceID) }
-        if printsID {
-            let id = replaceID ?? newID
-            invocation.printedID = id
-            tag = tag ?? Self.tag(id: id)
-        }
-        if let tag { xtoast += ["--tag", tag] }
-        if !invocation.actions.isEmpty {
-            invocation.waits = true
-            for action in invocation.actions.prefix(8) { xtoast += ["--button", action.label.isEmpty ? action.name : action.label] }
-        }
-        if !invocation.waits { xtoast += ["--detach"] }
-        if words.count == 2 && !words[1].isEmpty { xtoast += ["--title", summary, "--", words[1]] } else { xtoast += ["--", summary] }
-        invocation.arguments = xtoast
+        guard let summary = line.words.first, !summary.isEmpty else { throw OptionError("no summary given") }
+        guard line.words.count <= 2 else { throw OptionError("too many words: give the summary and the body, each quoted") }
+        invocation.waits = request.waits || !request.actions.isEmpty
+        invocation.actions = request.actions
+        if request.printsID { invocation.printedID = request.replaceID ?? newID }
+        invocation.arguments = request.xtoastArguments(
+            summary: summary, body: line.words.count == 2 ? line.words[1] : "", id: invocation.printedID, waits: invocation.waits)
         return invocation
     }
 
@@ -187,9 +63,10 @@ public enum NotifySend {
 
           -u, --urgency=LEVEL         low, normal or critical: the preset of that name (critical
                                       stays until clicked; restyle them in xtoast's config)
-          -t, --expire-time=TIME      milliseconds to show; 0: until clicked
+          -t, --expire-time=TIME      milliseconds to show (at most a day); 0: until clicked
           -a, --app-name=APP_NAME     accepted, not shown
-          -i, --icon=ICON             an icon name or a file
+          -i, --icon=ICON             an icon name or a file; one that cannot be read is left
+                                      out, with a warning
           -c, --category=TYPE[,TYPE…] accepted, not used
           -e, --transient             accepted (xtoast keeps no history)
           -h, --hint=TYPE:NAME:VALUE  int:value:N (a progress bar), string:x-dunst-stack-tag:T and
@@ -203,4 +80,90 @@ public enum NotifySend {
           -?, --help                  this help
 
         """
+}
+
+extension NotifySend {
+    /// What the options asked for, as libnotify's notify-send reads them.
+    struct Request {
+        var mode = Invocation.Mode.show
+        var urgency: String?
+        var expireTime: Int?
+        var icon: String?
+        var progress: String?
+        var tag: String?
+        var replaceID: Int?
+        var printsID = false
+        var waits = false
+        var actions: [(name: String, label: String)] = []
+        /// How many `-A` options were given: an action without a name is named by its index.
+        var actionCount = 0
+
+        mutating func apply(_ name: String, _ value: String?) throws(OptionError) {
+            let value = value ?? ""
+            switch name {
+            case "urgency":
+                guard let level = NotifySend.urgencies.first(where: { $0 == value.lowercased() }) else {
+                    throw OptionError("invalid urgency \"\(value)\": expected low, normal or critical")
+                }
+                urgency = level
+            case "expire-time": expireTime = try NotifySend.integer(value, option: "expire time")
+            case "replace-id":
+                // libnotify says a negative id is out of range and replaces nothing.
+                let id = try NotifySend.integer(value, option: "replace id")
+                replaceID = id > 0 ? id : nil
+            case "icon": icon = NotifySend.fileURLPath(value)
+            case "hint": try apply(try NotifySend.Hint(value))
+            case "action": addAction(value)
+            case "print-id": printsID = true
+            case "wait": waits = true
+            case "version": mode = .version
+            case "help": mode = .help
+            default: break  // app-name, category, transient: nothing to do without a daemon
+            }
+        }
+
+        /// `NAME=Text` or `Text`: a button, when the label leaves something to show (libnotify
+        /// skips an empty one); at most `NotificationToast.buttonLimit` are shown.
+        mutating func addAction(_ text: String) {
+            defer { actionCount += 1 }
+            let equals = text.firstIndex(of: "=")
+            let name = equals.map { String(text[..<$0]) } ?? String(actionCount)
+            let given = equals.map { String(text[text.index(after: $0)...]) } ?? text
+            guard actions.count < NotificationToast.buttonLimit, let label = NotificationToast.label(given) else { return }
+            actions.append((name, label))
+        }
+
+        /// The hints xtoast has a use for; the others are accepted and ignored.
+        mutating func apply(_ hint: NotifySend.Hint) throws(OptionError) {
+            switch (hint.name, hint.value) {
+            case ("value", .number(let number)): progress = plain(min(max(number.rounded(), 0), 100))
+            case ("x-dunst-stack-tag", _), ("x-canonical-private-synchronous", _), ("synchronous", _), ("private-synchronous", _):
+                tag = NotifySend.tag(hint.text)
+            case ("image-path", _), ("image_path", _): icon = NotifySend.fileURLPath(hint.text)
+            case ("urgency", .number(let level)): urgency = NotifySend.urgencies[min(Int(level), 2)]
+            default: break
+            }
+        }
+
+        /// The xtoast command line: summary and body as a title over the message, as
+        /// notification daemons draw them.
+        func xtoastArguments(summary: String, body: String, id: Int?, waits: Bool) -> [String] {
+            var xtoast = ["--preset", urgency ?? "normal", "--markup"]
+            if let expireTime, expireTime >= 0 {
+                // Weeks are accepted; a day is the longest xtoast holds a toast.
+                let milliseconds = min(expireTime, Int(DisplayDuration.maximum * 1000))
+                xtoast += ["--duration", milliseconds == 0 ? "sticky" : "\(milliseconds)ms"]
+            }
+            if let icon, !icon.isEmpty { xtoast += ["--icon", icon] }
+            if let progress { xtoast += ["--progress", progress] }
+            if let tag = tag ?? (replaceID ?? id).map(NotifySend.tag(id:)) { xtoast += ["--tag", tag] }
+            for action in actions { xtoast += ["--button", action.label] }
+            if !waits { xtoast += ["--detach"] }
+            // The text is markup: a lone "-" written as a character reference, so that xtoast
+            // does not read it as "standard input".
+            let message = body.isEmpty ? summary : body
+            let words = message == "-" ? ["&#45;"] : [message]
+            return xtoast + (body.isEmpty ? [] : ["--title", summary]) + ["--"] + words
+        }
+    }
 }

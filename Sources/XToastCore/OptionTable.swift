@@ -287,8 +287,10 @@ public enum OptionTable {
             "button", value: "label", scope: .invocation,
             help: "A button under the text (give it up to 8 times): a click on it prints its label and ends the toast."
         ) { config, text throws(OptionError) in
-            // The message's rules: bounded, no control characters; a label is a word or two.
-            guard let label = try? MessageText.normalize(text), label.count <= 64 else {
+            // The message's rules: bounded, no control characters; a label is a word or two, on
+            // one line (it is printed as one line of the answer: line breaks and tabs are spaces).
+            let line = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+            guard let label = try? MessageText.normalize(line), label.count <= 64 else {
                 throw OptionError("invalid button \"\(text)\": expected a label of 1 to 64 characters")
             }
             guard config.buttons.count < 8 else { throw OptionError("invalid button \"\(text)\": at most 8 buttons") }
@@ -340,7 +342,9 @@ public enum OptionTable {
                 "Serve applications' notifications (org.freedesktop.Notifications) on the session bus as toasts in the same queue; the bus starts it, and it exits after 30 s with nothing to show. Exits 69 if another program owns the name."
         ) { config, _ throws(OptionError) in try setMode(&config, .notificationService) },
         OptionDefinition(
-            "print-outcome", scope: .invocation, help: "Print how the toast ended: expired, clicked, action, replaced or dismissed."
+            "print-outcome", scope: .invocation,
+            help:
+                "Print how the toast ended: expired, clicked, action, button (its label on the next line), replaced, dismissed, dropped or terminated."
         ) { config, _ in config.printOutcome = true },
         OptionDefinition(
             "render-png", value: "file", scope: .invocation, help: "Draw the toast into a PNG file instead; needs no X server.",

@@ -8,12 +8,14 @@ public enum Outcome: Equatable, Sendable {
     /// Ended by a terminating signal, which the command passes on in its exit status.
     case signalled(Int32)
 
-    /// The word `--print-outcome` prints; with `--action` a click is `action`.
+    /// The word `--print-outcome` prints; with `--action` a click is `action`. A terminating
+    /// signal is `terminated` (SIGUSR1, a dismissal by signal, is `dismissed`).
     public func word(action: Bool) -> String {
         switch self {
         case .expired: "expired"
         case .clicked: action ? "action" : "clicked"
-        case .dismissed, .signalled: "dismissed"
+        case .dismissed: "dismissed"
+        case .signalled: "terminated"
         case .replaced: "replaced"
         case .dropped: "dropped"
         case .button: "button"

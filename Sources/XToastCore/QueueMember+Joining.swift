@@ -123,13 +123,6 @@ extension QueueMember {
 
     // MARK: Leaving
 
-    /// Leaves the queue for a while (delayed by a fullscreen window), and touches the ticket so
-    /// that whoever waits for us looks again and goes ahead; `join` joins again at the end.
-    public mutating func leaveQueue() -> Step {
-        guard lists.remove(.queue) != nil else { return Step([], .done) }
-        return rewrite(Rewrite(list: .queue, appendingMe: false), then: .touch)
-    }
-
     /// Leaves one list (the schedule once due).
     public mutating func leave(_ list: List) -> Step {
         guard lists.remove(list) != nil else { return Step([], .done) }

@@ -9,7 +9,7 @@ extension QueueMember {
         // A held ticket is cleared before we look: a toast behind that reads it after this no
         // longer passes us, and one that read it before marked itself `through` first, which
         // the look behind finds.
-        if ticket.pause == .held { writes += mark(nil) }
+        if ticket.pause == .held || ticket.pause == .aside { writes += mark(nil) }
         conversation = .looking(Look(now: now))
         return Step(writes, .ask(.queueAndPause))
     }
@@ -66,7 +66,8 @@ extension QueueMember {
         let ahead = QueueProtocol.ahead(of: me, in: look.queue)
         var needed = false
         let turn = QueueProtocol.turn(
-            ahead: ahead, tag: ticket.tag, replacing: Set(replaces), pause: look.pause, through: through
+            ahead: ahead, tag: ticket.tag, replacing: Set(replaces), pause: look.pause, through: through,
+            passesAside: !stoodAsideForFullscreen
         ) { entry in
             guard let known = look.known[entry] else {
                 needed = true
@@ -90,6 +91,14 @@ extension QueueMember {
             again.attempt = look.attempt + 1
             conversation = .looking(again)
             return Step([], .ask(.queueAndPause))
+        }
+        if case .mine = turn, ticket.pause != .through, (ahead ?? []).contains(where: { look.known[$0]??.pause == .aside }) {
+            // Passing a toast that stands aside: marked before a second look, so that it finds
+            // us when it comes back and looks behind itself (as a held toast does).
+            var again = Look(now: look.now)
+            again.attempt = look.attempt
+            conversation = .looking(again)
+            return Step(mark(.through), .ask(.queueAndPause))
         }
         if case .mine = turn, checksBehind {
             let behind = QueueProtocol.behind(of: me, in: look.queue)
@@ -137,6 +146,16 @@ extension QueueMember {
     public mutating func standAside() -> [Write] {
         checksBehind = true
         return ticket.pause == .held ? [] : mark(.held)
+    }
+
+    /// Stands aside for a fullscreen window (`--fullscreen delay`), in its place: the ticket is
+    /// marked `aside` (a touch: whoever waits for us looks again and passes us); `lookAtTurn`
+    /// clears the mark once the window has gone, and the toast looks behind itself before it
+    /// shows, as one that held for a pause does.
+    public mutating func standAsideForFullscreen() -> [Write] {
+        checksBehind = true
+        stoodAsideForFullscreen = true
+        return ticket.pause == .aside ? [] : mark(.aside)
     }
 
     mutating func mark(_ mark: Ticket.PauseMark?) -> [Write] {

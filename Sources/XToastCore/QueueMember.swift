@@ -10,6 +10,7 @@
 /// ```
 ///  join ─▶ (tagged: read queue ─▶ facts ─▶ grab, read again ─▶ write or retry) ─▶ done
 ///  lookAtTurn ─▶ clear held ─▶ queue+pause ─┬▶ (paused: listen or mark through, read again)
+///                                           ├▶ (passing one aside: mark through, read again)
 ///                                           ├▶ (overflow: rewrite with us, read again)
 ///                                           └▶ tickets ahead, in doubling batches, queue again
 ///                                              ─▶ still holds? ─▶ (mine after standing aside:
@@ -140,6 +141,9 @@ public struct QueueMember: Sendable {
     var checksBehind = false
     /// The root's property changes reach us (to hear the pause change).
     var listensToPause = false
+    /// Ours stood aside for a fullscreen window: coming back, it passes no toast that stands
+    /// aside ahead of it (they come back too, in their order).
+    var stoodAsideForFullscreen = false
     var conversation = Conversation.none
 
     var through: Bool { urgent || inheritedThrough }

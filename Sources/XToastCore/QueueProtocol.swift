@@ -36,14 +36,19 @@ public enum QueueProtocol {
     /// that when it ends the held toasts go in their order. A held toast clears its mark before
     /// it looks again, and checks behind itself before it shows (`firstThrough`): a toast that
     /// passed it marked itself `through` before it looked.
+    ///
+    /// A ticket marked `aside` (delayed by a fullscreen window) holds nobody back, paused or
+    /// not, unless this toast stood aside itself (`passesAside` false): the toasts that come back
+    /// when a film ends then go in their order, each behind those before it.
     public static func turn(
         ahead: [UInt]?, tag: String? = nil, replacing: Set<UInt> = [], pause: Pause? = nil, through: Bool = false,
-        ticket: (UInt) -> Ticket?
+        passesAside: Bool = true, ticket: (UInt) -> Ticket?
     ) -> Turn {
         guard let ahead else { return .missing }
         let blocking = ahead.first { entry in
             guard let info = ticket(entry) else { return false }
             if pause != nil && info.pause == .held { return false }
+            if passesAside && info.pause == .aside { return false }
             return !(replacing.contains(entry) && info.tag == tag)
         }
         if let blocking { return .waitFor(blocking) }

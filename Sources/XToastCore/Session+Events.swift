@@ -90,8 +90,8 @@ extension Session {
         case lookAtTurn
         /// Join the queue again: we were missing from it.
         case rejoin
-        /// Leave the queue for now (and say so to whoever waits for us).
-        case leaveQueue
+        /// Stand aside for a fullscreen window, in our place: the toasts behind pass us.
+        case standAsideForFullscreen
         /// Wait for this ticket: its end or change comes as `.queueChanged`.
         case watch(UInt)
         /// Stand aside for a pause: mark the ticket as standing aside, and say `.pauseChanged`

@@ -79,7 +79,7 @@ extension Session {
         case .fullscreen(let covered):
             return fullscreen(covered: covered, while: waiting)
         case .fullscreenChanged:
-            return [.behindFullscreen, .outOfQueue].contains(waiting) ? [.lookAtFullscreen] : []
+            return [.behindFullscreen, .asideForFullscreen].contains(waiting) ? [.lookAtFullscreen] : []
         case .screen(let screen):
             guard waiting == .forScreen else { return [] }
             let timeline = timeline(on: screen)
@@ -95,22 +95,22 @@ extension Session {
         return false
     }
 
-    /// The answer to `lookAtFullscreen`, behind a fullscreen window or out of the queue for it.
+    /// The answer to `lookAtFullscreen`, behind a fullscreen window or standing aside for it.
     private mutating func fullscreen(covered: Bool, while waiting: Waiting) -> [Effect] {
-        guard [.behindFullscreen, .outOfQueue].contains(waiting) else { return [] }
+        guard [.behindFullscreen, .asideForFullscreen].contains(waiting) else { return [] }
         if !covered {
-            guard waiting == .outOfQueue else { return readyToShow() }
-            // Back at the end of the queue: its turn comes as any other's (and the film is asked
-            // about again then).
+            guard waiting == .asideForFullscreen else { return readyToShow() }
+            // Still in its place: its turn comes before the toasts that started after it (and
+            // the film is asked about again then).
             phase = .waiting(.forTurn)
-            return [.join, .lookAtTurn]
+            return [.lookAtTurn]
         }
         if plan.fullscreen == .drop { return end(.dropped) }
-        // A film plays there: this toast waits for it out of the queue, so that the toasts
+        // A film plays there: this toast waits for it aside, in its place, so that the toasts
         // behind it (a volume key's OSD) are not kept waiting too. Stacked toasts keep nobody waiting.
         guard !plan.stack, waiting == .behindFullscreen else { return [.watchFullscreen] }
-        phase = .waiting(.outOfQueue)
-        return [.leaveQueue, .watchFullscreen]
+        phase = .waiting(.asideForFullscreen)
+        return [.standAsideForFullscreen, .watchFullscreen]
     }
 
     // MARK: Moving on

@@ -18,7 +18,7 @@
 ///  waiting(Waiting):
 ///    forTurn ──(.paused)──▶ standingAside(until:) ──(pause changed)──▶ forTurn
 ///       │ (mine, or stacked)
-///       ├──▶ behindFullscreen ──(covered, --fullscreen delay)──▶ outOfQueue ──(gone)──▶ forTurn
+///       ├──▶ behindFullscreen ──(covered, --fullscreen delay)──▶ asideForFullscreen ──(gone)──▶ forTurn
 ///       │        │ (not covered)
 ///       └────────┴──▶ forScreen ──(.screen: the timeline is picked)──▶ showing
 ///
@@ -56,9 +56,9 @@ public struct Session: Sendable {
         /// Its turn came (or, stacked, it needs none), but `--fullscreen` is not `show`: asking
         /// whether a fullscreen window covers its monitors, or waiting in its place for it to go.
         case behindFullscreen
-        /// Delayed by a fullscreen window (`--fullscreen delay`): out of the queue until the window
-        /// goes, so that the toasts behind it are not held too; then back at the end.
-        case outOfQueue
+        /// Delayed by a fullscreen window (`--fullscreen delay`): in its place in the queue,
+        /// marked so that the toasts behind it pass it, until the window goes.
+        case asideForFullscreen
         /// Ready to show: asking what the screen is like, to pick its timeline.
         case forScreen
     }

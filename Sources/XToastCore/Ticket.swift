@@ -22,9 +22,13 @@ public struct Ticket: Equatable, Sendable {
     public enum PauseMark: String, Sendable {
         /// Standing aside until the pause ends: toasts behind may pass it while the pause lasts.
         case held
-        /// Going through the pause (an urgent toast): on screen, or about to decide whether it
-        /// may be. Set before it looks, so that a held toast that looks later sees it.
+        /// Going through the pause (an urgent toast), or past a toast standing aside for a
+        /// fullscreen window: on screen, or about to decide whether it may be. Set before it
+        /// looks, so that a held toast that looks later sees it.
         case through
+        /// Standing aside for a fullscreen window (`--fullscreen delay`), in its place: toasts
+        /// behind pass it, paused or not, until it looks again.
+        case aside
     }
 
     public init(pid: Int, tag: String?, at: Int? = nil, stack: Position? = nil, pause: PauseMark? = nil) {

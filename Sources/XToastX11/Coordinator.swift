@@ -141,8 +141,9 @@ final class Coordinator {
     /// Leaves the queue and the schedule and destroys the ticket, so that the next toast can show.
     func leave() { converse(member.leave()) }
 
-    /// Leaves the queue for a while (delayed by a fullscreen window); `register` joins again.
-    func leaveQueue() { converse(member.leaveQueue()) }
+    /// Stands aside for a fullscreen window, in our place (see
+    /// `QueueMember.standAsideForFullscreen`).
+    func standAsideForFullscreen() { member.standAsideForFullscreen().forEach(write) }
 
     // MARK: Whose turn it is
 

@@ -7,7 +7,8 @@ import XToastCore
 extension ToastSession {
     func carryOut(_ effect: Session.Effect) throws(X11Error) {
         switch effect {
-        case .schedule, .reschedule, .joinSchedule, .leaveSchedule, .join, .queued, .lookAtTurn, .rejoin, .watch, .leaveQueue,
+        case .schedule, .reschedule, .joinSchedule, .leaveSchedule, .join, .queued, .lookAtTurn, .rejoin, .watch,
+            .standAsideForFullscreen,
             .standAside, .leave:
             try carryOutInQueue(effect)
         case .lookAtScreen, .show, .present, .blend, .raise, .restack, .slide, .announce, .hide:
@@ -37,7 +38,7 @@ extension ToastSession {
         case .watch(let ticket):
             // Gone already: the machine looked again.
             if let turn = coordinator.watch(Window(ticket)) { try feed(.turn(turn)) }
-        case .leaveQueue: coordinator.leaveQueue()
+        case .standAsideForFullscreen: coordinator.standAsideForFullscreen()
         case .standAside(let until):
             coordinator.standAside()
             wakeups.armPauseEnd(at: until.map(Double.init))

@@ -163,6 +163,7 @@ struct XToastCommand {
 
     /// Checks the icon: asked for in this call, a bad icon is an error; from a file or the X
     /// resources (which any client can set) it must not silence every toast, and is dropped.
+    /// So it is for notify-send, whose scripts name icons that are not installed everywhere.
     private func settleIcon(_ sources: inout Sources) throws(CommandError) {
         guard let icon = sources.settings.icon else { return }
         do {
@@ -174,10 +175,11 @@ struct XToastCommand {
                 sources.settings.icon = nil
                 return
             }
-            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine else {
+            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || NotifySendMode.isOn else {
                 throw .failure(error.description)
             }
-            warn("\(origin.source): icon: \(error.description); showing the toast without it")
+            let source = NotifySendMode.isOn ? "notify-send" : "\(origin.source)"
+            warn("\(source): icon: \(error.description); showing the toast without it")
             sources.settings.icon = nil
         }
     }
@@ -208,8 +210,8 @@ struct XToastCommand {
             _ = display.send(.dismiss, in: list) { tickets in
                 if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
                 // --dismiss: the first of each, the oldest toast on screen there (not one
-                // standing aside for a pause).
-                return settings.mode == .dismiss ? Array(tickets.filter { $0.1.pause != .held }.prefix(1)) : tickets
+                // standing aside for a pause or a fullscreen window).
+                return settings.mode == .dismiss ? Array(tickets.filter { $0.1.pause != .held && $0.1.pause != .aside }.prefix(1)) : tickets
             }
         }
     }

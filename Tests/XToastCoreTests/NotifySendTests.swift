@@ -63,6 +63,51 @@ struct NotifySendTests {
         #expect(try Self.xtoast(notifySend) == expected)
     }
 
+    /// Lines libnotify's notify-send accepts that xtoast's own options would refuse: each is
+    /// brought within them, never refused (a notification is never lost).
+    @Test(
+        "What libnotify accepts is shown",
+        arguments: [
+            // Weeks: a day, the longest xtoast holds a toast.
+            (["-t", "2147483647", "x"], ["--duration", "86400000ms", "--detach", "--", "x"]),
+            // GLib's integers: strtol's base 0 and leading blanks.
+            (["-t", "0x10", "x"], ["--duration", "16ms", "--detach", "--", "x"]),
+            (["-t", " 010", "x"], ["--duration", "8ms", "--detach", "--", "x"]), (["-t", "-5", "x"], ["--detach", "--", "x"]),
+            // A negative or zero id replaces nothing.
+            (["-r", "-1", "x"], ["--detach", "--", "x"]), (["-r", "0", "x"], ["--detach", "--", "x"]),
+            (["-r", "2147483647", "x"], ["--tag", "notify-send-2147483647", "--detach", "--", "x"]),
+            // Stack tags: empty is none; one xtoast's --tag cannot take is named by its hash.
+            (["-h", "string:x-dunst-stack-tag:", "x"], ["--detach", "--", "x"]),
+            (["-h", "string:x-canonical-private-synchronous:", "x"], ["--detach", "--", "x"]),
+            (["-h", "string:x-dunst-stack-tag:a\tb", "x"], ["--tag", "notify-send-tag-e5bacb19041229c7", "--detach", "--", "x"]),
+            (["-h", "STRING:x-dunst-stack-tag:vol", "x"], ["--tag", "vol", "--detach", "--", "x"]),
+            // Numbers as libnotify's casts make them.
+            (["-h", "int:value:40abc", "x"], ["--progress", "40", "--detach", "--", "x"]),
+            (["-h", "int:value:4294967286", "x"], ["--progress", "0", "--detach", "--", "x"]),
+            (["-h", "double:value:1e400", "x"], ["--progress", "100", "--detach", "--", "x"]),
+            (["-h", "byte:urgency:7", "x"], ["--detach", "--", "x"]), (["-h", "int:transient:1", "x"], ["--detach", "--", "x"]),
+            (["-h", "boolean:transient:maybe", "x"], ["--detach", "--", "x"]), (["-h", "variant:foo:<42>", "x"], ["--detach", "--", "x"]),
+            (["-h", "int::1", "x"], ["--detach", "--", "x"]), (["-h", "byte:x:abc", "x"], ["--detach", "--", "x"]),
+            // A lone "-" is text, not standard input; `--=text` is a word.
+            (["-"], ["--detach", "--", "&#45;"]), (["--=x", "y"], ["--detach", "--title", "x", "--", "y"]),
+            (["-u", "LOW", "x"], ["--detach", "--", "x"]), (["x", "-e"], ["--detach", "--", "x"]),
+        ] as [([String], [String])])
+    func accepted(notifySend: [String], expected: [String]) throws {
+        let arguments = try Self.xtoast(notifySend)
+        let urgency = notifySend.contains("LOW") ? "low" : notifySend.contains("byte:urgency:7") ? "critical" : "normal"
+        #expect(arguments == ["--preset", urgency, "--markup"] + expected)
+    }
+
+    @Test("Action labels become buttons xtoast takes; an empty one is skipped, the rest keep their index")
+    func actionLabels() throws {
+        let long = String(repeating: "y", count: 300)
+        let invocation = try NotifySend.invocation(["-A", "a=Two\nlines", "-A", "", "-A", long, "-A", "=", "x"], newID: 1)
+        #expect(invocation.actions.map(\.name) == ["a", "2"])
+        #expect(invocation.actions.map(\.label) == ["Two lines", String(repeating: "y", count: 64)])
+        let nine = try NotifySend.invocation((1...9).flatMap { ["-A", "\($0)"] } + ["x"], newID: 1)
+        #expect(nine.actions.count == 8)
+    }
+
     @Test("-p prints an id that a later -r names to replace the notification")
     func printedIDs() throws {
         let first = try NotifySend.invocation(["-p", "Copying"], newID: 777)
@@ -96,7 +141,12 @@ struct NotifySendTests {
             (["-t", "soon", "x"], "invalid expire time"), (["-h", "bad", "x"], "invalid hint"),
             (["-h", "float:value:3", "x"], "invalid hint type"), (["-r", "x", "y"], "invalid replace id"),
             (["--bogus", "x"], "unknown option"), (["-z", "x"], "unknown option"), (["x", "-t"], "missing value"),
-            (["-t500", "x"], "invalid expire time"),
+            (["-t500", "x"], "unknown option '-5'"), (["-t", "4294967295", "x"], "invalid expire time"),
+            (["-t", "5 ", "x"], "invalid expire time"), (["-t", "", "x"], "invalid expire time"),
+            (["-r", "2147483648", "x"], "invalid replace id"), (["-h", "int:value:-10", "x"], "invalid hint value"),
+            (["-h", "int:value:", "x"], "invalid hint value"), (["-h", "double:value:.5", "x"], "invalid hint value"),
+            (["-h", "byte:urgency:300", "x"], "invalid hint value"), (["-h", "variant:foo:notgvariant", "x"], "invalid hint value"),
+            (["--help=x"], "unknown option"), (["--urgency="], "invalid urgency"),
         ] as [([String], String)])
     func refused(arguments: [String], message: String) {
         #expect {

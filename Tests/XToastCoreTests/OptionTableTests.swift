@@ -528,3 +528,10 @@ struct OptionTableTests {
         #expect(throws: OptionError.self) { try configure((1...9).map { ("button", "Choice \($0)") }) }
     }
 }
+
+/// `--print-outcome` prints a button's label as one line: line breaks and tabs in a label are
+/// spaces, as the button draws it.
+@Test("A button's label is one line", arguments: [("Yes\nplease", "Yes please"), ("a\tb\r\nc", "a b c"), ("\nOK\n", "OK")])
+func buttonLabelIsOneLine(given: String, label: String) throws {
+    #expect(try configure([("button", given)]).buttons == [label])
+}

@@ -5,14 +5,14 @@ import Testing
 @Suite("Outcome")
 struct OutcomeTests {
     @Test(
-        "The word --print-outcome prints; with --action a click is `action` and a signal is `dismissed`",
+        "The word --print-outcome prints; with --action a click is `action` and a terminating signal is `terminated`",
         arguments: [
             (Outcome.clicked, false, "clicked"), (.clicked, true, "action"),
             (.expired, false, "expired"), (.expired, true, "expired"),
             (.dismissed, false, "dismissed"), (.dismissed, true, "dismissed"),
             (.replaced, false, "replaced"), (.replaced, true, "replaced"),
-            (.signalled(15), false, "dismissed"), (.signalled(15), true, "dismissed"),
-            (.signalled(2), false, "dismissed"), (.signalled(1), true, "dismissed"),
+            (.signalled(15), false, "terminated"), (.signalled(15), true, "terminated"),
+            (.signalled(2), false, "terminated"), (.signalled(1), true, "terminated"),
         ])
     func word(outcome: Outcome, action: Bool, expected: String) {
         #expect(outcome.word(action: action) == expected)

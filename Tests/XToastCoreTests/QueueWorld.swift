@@ -11,7 +11,8 @@ struct SimulationFailure: Error, CustomStringConvertible {
 /// and their properties, who listens to what, the grab, and ids given again to new clients.
 ///
 /// What a process does with a turn is what the session does: `.mine` shows, `.waitFor` watches,
-/// `.paused` stands aside, `.missing` joins again. The checks are the protocol's promises: never
+/// `.paused` stands aside, `.missing` joins again; a toast that may not show over a fullscreen
+/// window (`--fullscreen delay`) stands aside in its place while one plays. The checks are the protocol's promises: never
 /// two queued toasts on screen at once, toasts that are not urgent shown in start order, only
 /// tickets with the same tag told `replaced`, nothing lost or wedged.
 struct QueueWorld {
@@ -23,6 +24,8 @@ struct QueueWorld {
         case touched(UInt)
         case pauseChanged
         case command(Command)
+        /// The fullscreen window went (for those standing aside for it).
+        case fullscreenEnded
     }
 
     /// What the process does once a conversation ends.
@@ -60,6 +63,11 @@ struct QueueWorld {
         var listensToPause = false
         var replacedBy: String?? = nil
         var shown = false
+        /// `--fullscreen delay`: it stands aside while a fullscreen window plays; `aside` while it
+        /// does, `stoodAside` once it has.
+        var delays = false
+        var aside = false
+        var stoodAside = false
         /// When its ticket first went into the queue (its start, for the order), and whether it
         /// had to join again since (its place is then at the end).
         var joined: Int?
@@ -83,6 +91,8 @@ struct QueueWorld {
     var lists: [QueueMember.List: [UInt]] = [:]
     var windows: [UInt: Window] = [:]
     var pauseValue: [UInt]?
+    /// A fullscreen window covers the screen.
+    var fullscreen = false
     /// The wall clock, in whole seconds.
     var clock = 1_000_000
     var grabbedBy: Int?
@@ -115,7 +125,7 @@ struct QueueWorld {
     /// Starts a process: a ticket window, on an id a dead client had or a new one, and its
     /// first conversation (joining the queue).
     @discardableResult
-    mutating func spawn(tag: String?, urgent: Bool = false) -> Int {
+    mutating func spawn(tag: String?, urgent: Bool = false, delays: Bool = false) -> Int {
         let index = processes.count
         let id: UInt
         if !freed.isEmpty && random.below(2) == 0 {
@@ -126,7 +136,7 @@ struct QueueWorld {
         }
         let member = QueueMember(me: id, ticket: Ticket(pid: index + 1, tag: tag), urgent: urgent)
         windows[id] = Window(owner: index, ticket: member.ticket)
-        processes.append(Process(index: index, tag: tag, urgent: urgent, member: member, state: .waiting))
+        processes.append(Process(index: index, tag: tag, urgent: urgent, member: member, state: .waiting, delays: delays))
         begin(index, .join, processes[index].member.join())
         note("spawn \(index) tag \(tag ?? "-") urgent \(urgent) id \(id)")
         return index
@@ -189,6 +199,11 @@ struct QueueWorld {
         processes[index].standingAside = false
         processes[index].timer = nil
         switch turn {
+        case .mine where fullscreen && processes[index].delays:
+            // Covered: it waits for the film in its place, and lets the others pass.
+            processes[index].aside = true
+            processes[index].stoodAside = true
+            begin(index, .look, QueueMember.Step(processes[index].member.standAsideForFullscreen(), .done))
         case .mine:
             // Never two at once, except a toast already told to go: one we replace, one that a
             // toast with its tag replaced, or this one, told while it looked (it reads the
@@ -236,11 +251,16 @@ struct QueueWorld {
         case .destroyed(let entry):
             guard entry == processes[index].member.watched else { return }
             processes[index].member.watchedEnded()
-            processes[index].looks = true
+            // Standing aside for a film, it does not look at its turn.
+            processes[index].looks = !processes[index].aside
         case .touched(let entry):
-            if entry == processes[index].member.watched { processes[index].looks = true }
+            if entry == processes[index].member.watched && !processes[index].aside { processes[index].looks = true }
         case .pauseChanged:
             if processes[index].standingAside { processes[index].looks = true }
+        case .fullscreenEnded:
+            guard processes[index].aside else { return }
+            processes[index].aside = false
+            processes[index].looks = true
         }
     }
 
@@ -353,6 +373,15 @@ struct QueueWorld {
         }
     }
 
+    /// The fullscreen window comes or goes; when it goes, those standing aside for it hear so.
+    mutating func setFullscreen(_ on: Bool) {
+        fullscreen = on
+        guard !on else { return }
+        for index in processes.indices where processes[index].isAlive && processes[index].aside {
+            processes[index].inbox.append(.fullscreenEnded)
+        }
+    }
+
     /// A second passes: the pause timers of those standing aside come due.
     mutating func tick() {
         clock += 1
@@ -389,10 +418,16 @@ struct QueueWorld {
                 throw failure("process \(p.index) ended without showing or being replaced")
             }
         }
-        // In the order their tickets went into the queue, the ones that had to join again aside.
-        let survivors = showOrder.filter { processes[$0].state != .killed && !processes[$0].rejoined }
-        let starts = survivors.map { processes[$0].joined ?? -1 }
-        if starts != starts.sorted() { throw failure("shown out of order: \(survivors)") }
+        // In the order their tickets went into the queue, the ones that had to join again aside;
+        // those that stood aside for a film in their order too (one that started later may show
+        // while they wait for it to end, or before they have heard of its end).
+        for stoodAside in [false, true] {
+            let survivors = showOrder.filter {
+                processes[$0].state != .killed && !processes[$0].rejoined && processes[$0].stoodAside == stoodAside
+            }
+            let starts = survivors.map { processes[$0].joined ?? -1 }
+            if starts != starts.sorted() { throw failure("shown out of order: \(survivors)") }
+        }
         if grabbedBy != nil { throw failure("the server is still grabbed") }
     }
 }
@@ -407,18 +442,22 @@ extension QueueWorld {
         var pauses = false
         /// Everyone joins before anyone looks: a long queue drains.
         var joinFirst = false
+        /// A fullscreen window comes and goes; toasts without a tag wait for it (`--fullscreen
+        /// delay`), in their place.
+        var fullscreen = false
         /// More steps than this: something goes round in a circle.
         var stepLimit = 400_000
     }
 
     enum Action {
-        case spawn, step(Int), finish(Int), kill(Int), garbage, pause([UInt]?), tick
+        case spawn, step(Int), finish(Int), kill(Int), garbage, pause([UInt]?), tick, fullscreen(Bool)
     }
 
     /// Runs a seeded random schedule to its end, checking the rules at every show and at the end.
     mutating func run(_ schedule: Schedule) throws {
         var steps = 0
         var pauseChanges = 0
+        var fullscreenChanges = 0
         let maximumPauseChanges = schedule.pauses ? (schedule.faults ? 6 : 4) : 0
         while true {
             steps += 1
@@ -444,6 +483,10 @@ extension QueueWorld {
                 let choices: [[UInt]?] = [nil, [0], [UInt(clock + 1 + random.below(4))]]
                 background.append(.pause(last ? nil : random.pick(choices)))
             }
+            if schedule.fullscreen && fullscreenChanges < 6 {
+                // The last change ends it, so that everything can drain.
+                background.append(.fullscreen(fullscreenChanges < 5 && random.below(2) == 0))
+            }
             if schedule.pauses && (paused != nil || processes.contains { $0.isAlive && $0.timer != nil }) { background.append(.tick) }
             if actions.isEmpty || random.below(4) == 0 { actions += slow }
             if actions.isEmpty || random.below(5) == 0 { actions += background }
@@ -459,7 +502,8 @@ extension QueueWorld {
             case .spawn:
                 let tags: [String?] =
                     schedule.faults ? [nil, nil, nil, "vol", "vol", "other"] : schedule.pauses ? [nil, nil, "vol"] : [nil]
-                spawn(tag: random.pick(tags), urgent: schedule.pauses && random.below(4) == 0)
+                let tag = random.pick(tags)
+                spawn(tag: tag, urgent: schedule.pauses && random.below(4) == 0, delays: schedule.fullscreen && tag == nil)
             case .step(let index): try step(index)
             case .finish(let index): finish(index)
             case .kill(let index): kill(index)
@@ -470,8 +514,12 @@ extension QueueWorld {
                 pauseChanges += 1
                 setPause(value)
             case .tick: tick()
+            case .fullscreen(let on):
+                fullscreenChanges += 1
+                setFullscreen(on)
             }
         }
+        if fullscreen { throw failure("ended with the film playing") }
         if paused != nil { throw failure("ended paused") }
         try checkEnd()
     }

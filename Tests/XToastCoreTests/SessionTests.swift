@@ -394,16 +394,17 @@ struct SessionTests {
         plan.fullscreen = .delay
         var delayed = VirtualSession(plan)
         delayed.covered = true
-        // It waits out of the queue, so that the toasts behind it are not held too.
-        #expect(delayed.send(.start).suffix(3) == [.lookAtFullscreen, .leaveQueue, .watchFullscreen])
+        // It waits aside in its place, so that the toasts behind it are not held too.
+        #expect(delayed.send(.start).suffix(3) == [.lookAtFullscreen, .standAsideForFullscreen, .watchFullscreen])
         delayed.advance(to: 600)
-        #expect(delayed.session.phase == .waiting(.outOfQueue))
+        #expect(delayed.session.phase == .waiting(.asideForFullscreen))
         #expect(delayed.send(.fullscreenChanged) == [.lookAtFullscreen, .watchFullscreen])
-        #expect(delayed.send(.queueChanged).isEmpty, "out of the queue, it does not look at its turn")
+        #expect(delayed.send(.queueChanged).isEmpty, "standing aside, it does not look at its turn")
         delayed.covered = false
-        // The film is over: back at the end of the queue, and shown at its turn.
+        // The film is over: it looks at its turn from its place (not joining again at the end).
         let back = delayed.send(.fullscreenChanged)
-        #expect(back.prefix(3) == [.lookAtFullscreen, .join, .lookAtTurn])
+        #expect(back.prefix(2) == [.lookAtFullscreen, .lookAtTurn])
+        #expect(!back.contains(.join))
         #expect(back.shows == [Self.message])
         #expect(delayed.runToEnd() == .expired)
         // A monitor that is not covered: shown without waiting.

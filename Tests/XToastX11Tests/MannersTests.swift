@@ -96,20 +96,17 @@ extension OnScreen {
                 #expect(try #require(watcher.geometry(osdWindow)).x < 1920)
                 #expect(try osd.wait().stdout == "expired\n")
 
-                // It joins the queue, finds the film and leaves the queue to wait for its end. Both
-                // writes are waited for, not the moment between them: a loaded machine may read the
-                // queue only after the second.
-                watcher.watchRootProperties()
+                // It joins the queue, finds the film and stands aside in its place to wait for its end.
                 let later = try XToastProcess(quick + ["--monitor", "0", "--fullscreen", "delay", "Later"], display: server.name)
-                try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
-                #expect(watcher.liveTickets("_XTOAST_QUEUE").isEmpty, "the delayed toast is still in the queue")
+                let laterTicket = try waitUntilAside(watcher, pid: later.child.pid)
+                #expect(watcher.liveTickets("_XTOAST_QUEUE") == [UInt(laterTicket)], "the delayed toast keeps its place")
                 // Nothing shows while the film plays. Absence has no event: half a second is many
                 // times what a toast takes to show.
                 let deadline = Date().addingTimeInterval(0.5)
                 while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
                     #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "a delayed toast showed over the film")
                 }
-                // It waits out of the queue: a volume key's OSD started after it shows now.
+                // It stands aside: a volume key's OSD started after it shows now.
                 let volume = try XToastProcess(quick + ["--monitor", "0", "--progress", "50", "Volume"], display: server.name)
                 let volumeWindow = try #require(try watcher.waitForToasts().first)
                 try watcher.waitForDestroy(volumeWindow)
@@ -118,6 +115,49 @@ extension OnScreen {
                 let shown = try #require(try watcher.waitForToasts().first)
                 try watcher.waitForDestroy(shown)
                 #expect(try later.wait().stdout == "expired\n")
+                withExtendedLifetime(player) {}
+            }
+        }
+
+        /// Twenty toasts delayed by a film come back in their start order when it ends, as twenty
+        /// never delayed would show; one delayed is reached by `--dismiss-all`.
+        @Test func delayedToastsComeBackInOrder() throws {
+            try withI3OnTwoMonitors { server, watcher, display, watch in
+                let player = try TestClient(display: server.name)
+                _ = try watcher.waitFor("the player managed", timeout: 10) { () -> Bool? in
+                    _ = watch.covered([left, right])
+                    return watch.last.stacking.contains(where: { $0.id == UInt32(player.id) && !$0.isHidden }) ? true : nil
+                }
+                player.requestFullscreen(true)
+                _ = try watcher.waitFor("the left monitor covered", timeout: 5) { watch.covered([left, right])[0] ? true : nil }
+                let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.05", "--print-outcome", "--monitor", "0"]
+                // Each one aside before the next starts: the start order is known.
+                var toasts: [XToastProcess] = []
+                for number in 0..<20 {
+                    let toast = try XToastProcess(quick + ["--fullscreen", "delay", "Delayed \(number)"], display: server.name)
+                    try waitUntilAside(watcher, pid: toast.child.pid)
+                    toasts.append(toast)
+                }
+                #expect(watcher.mappedToasts().isEmpty)
+                player.requestFullscreen(false)
+                let events = try watcher.recordToasts(timeout: 60) { $0.filter { !$0.mapped }.count == 20 }
+                let order = events.filter(\.mapped).map(\.pid)
+                let started = toasts.map(\.child.pid)
+                let neighbours = zip(order, order.dropFirst()).filter { pair in
+                    (started.firstIndex(of: pair.0) ?? 0) > (started.firstIndex(of: pair.1) ?? 0)
+                }
+                #expect(order == started, "\(neighbours.count) of 19 neighbours out of order")
+                for toast in toasts { #expect(try toast.wait().stdout == "expired\n") }
+
+                // --dismiss-all reaches a toast that waits for a film.
+                player.requestFullscreen(true)
+                _ = try watcher.waitFor("the left monitor covered", timeout: 5) { watch.covered([left, right])[0] ? true : nil }
+                let waiting = try XToastProcess(quick + ["--fullscreen", "delay", "Waiting"], display: server.name)
+                try waitUntilAside(watcher, pid: waiting.child.pid)
+                #expect(try XToastProcess.run(["--dismiss-all"], display: server.name).status == 0)
+                let result = try waiting.wait(timeout: 5)
+                #expect(result.stdout == "dismissed\n")
+                #expect(result.status == 0)
                 withExtendedLifetime(player) {}
             }
         }
@@ -229,6 +269,16 @@ private func withI3OnTwoMonitors(_ body: (PrivateXServer, XWatcher, XDisplay, Fu
         defer { i3.stop() }
         let display = try openQuietly(server.name)
         try withExtendedLifetime(display) { try body(server, watcher, display, FullscreenWatch(display: display)) }
+    }
+}
+
+/// Waits until xtoast process `pid` has stood aside for a fullscreen window (its ticket marked
+/// `pause=aside`, in its place in the queue); returns its ticket.
+@discardableResult
+private func waitUntilAside(_ watcher: XWatcher, pid: Int32) throws -> Window {
+    try watcher.waitFor("process \(pid) standing aside for the film", timeout: 10) { () -> Window? in
+        guard let ticket = watcher.ticket(of: pid) else { return nil }
+        return watcher.ticketText(UInt(ticket)).split(separator: "\n").contains("pause=aside") ? ticket : nil
     }
 }
 
