@@ -63,6 +63,11 @@ extension Session {
         case fullscreen(covered: Bool)
         /// The windows on top, or their states, changed (after a `watchFullscreen`).
         case fullscreenChanged
+        /// Whether a locker, a blanker or the screen saver covers the toast's monitors, after a
+        /// `lookAtLock`.
+        case lock(covered: Bool)
+        /// The lock may have ended (after a `watchLock`).
+        case lockChanged
         /// Seconds since the user last touched keyboard or pointer, after a `lookAtIdle` (nil:
         /// the server cannot tell). While the user is away, less than at the last look means
         /// they are back.
@@ -126,6 +131,11 @@ extension Session {
         case lookAtFullscreen
         /// Say `.fullscreenChanged` when that may have changed.
         case watchFullscreen
+        /// Find out whether the screen is locked or blanked on the toast's monitors: answer with
+        /// `.lock(covered:)`.
+        case lookAtLock
+        /// Say `.lockChanged` when that may have changed.
+        case watchLock
         /// Find out how long the user has been idle: answer with `.idle(seconds:)`.
         case lookAtIdle
         /// Say `.userReturned` at the user's next input, or `.noReturnAlarm` when the server

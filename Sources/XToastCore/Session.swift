@@ -18,6 +18,8 @@
 ///  waiting(Waiting):
 ///    forTurn ──(.paused)──▶ standingAside(until:) ──(pause changed)──▶ forTurn
 ///       │ (mine, or stacked)
+///    behindLock ──(locked)──▶ locked ──(unlocked)──▶ forTurn
+///       │ (not locked)
 ///       ├──▶ behindFullscreen ──(covered, --fullscreen delay)──▶ outOfQueue ──(gone)──▶ forTurn
 ///       │        │ (not covered)
 ///       └────────┴──▶ forScreen ──(.screen: the timeline is picked)──▶ showing
@@ -61,6 +63,12 @@ public struct Session: Sendable {
         case outOfQueue
         /// Ready to show: asking what the screen is like, to pick its timeline.
         case forScreen
+        /// Its turn came (or, stacked, it needs none): asking whether the screen is locked or
+        /// blanked (issue #22); asked before anything else, whatever the toast is.
+        case behindLock
+        /// The screen is locked or blanked: out of the queue (stacked: in its place) until it is
+        /// not, then back at the end. Nothing of it shows, urgent or not.
+        case locked
     }
 
     public let plan: Plan

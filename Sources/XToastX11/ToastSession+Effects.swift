@@ -12,6 +12,8 @@ extension ToastSession {
             try carryOutInQueue(effect)
         case .lookAtScreen, .show, .present, .blend, .raise, .restack, .slide, .announce, .hide:
             try carryOutOnScreen(effect)
+        case .lookAtLock, .watchLock:
+            try carryOutLock(effect)
         case .lookAtFullscreen, .watchFullscreen, .lookAtIdle, .watchReturn, .lookAtPointer, .speak, .forward, .finish:
             try carryOutLook(effect)
         }
