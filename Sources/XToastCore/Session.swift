@@ -230,6 +230,10 @@ extension Session {
     /// Seconds between two looks at where the pointer is while it moves over a click-through
     /// toast: about ten round trips a second while it moves, none while it rests.
     public static let pointerLookInterval = 0.1
+    /// Seconds between two looks at a pointer resting over a click-through toast: one warped
+    /// away makes no raw motion, and is noticed at most this late, for one round trip a second
+    /// while the toast's time stands still anyway.
+    public static let pointerRestLookInterval = 1.0
     /// Seconds between two looks at the idle time while waiting for the user's return on a server
     /// without an idle alarm (no SYNC `IDLETIME`): a return noticed at most this late, for one
     /// round trip a second.
