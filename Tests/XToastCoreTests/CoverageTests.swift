@@ -88,4 +88,20 @@ struct CoverageTests {
         #expect(WorkArea.usable(right, screen: screen, struts: [], workArea: nil, inTheWay: reserved).x == 1984)
         #expect(WorkArea.usable(left, screen: screen, struts: [], workArea: nil, inTheWay: reserved) == left)
     }
+
+    @Test("No stacking list (dwm): a film fullscreen on one monitor covers it while the focus is on the other")
+    func dwmFilm() {
+        let film = ClientWindow(id: 1, frame: left, isFullscreen: true)
+        let terminal = ClientWindow(id: 2, frame: Rect(x: 1920, y: 22, width: 1920, height: 1058))
+        let snapshot = DesktopSnapshot(active: terminal, unordered: [film, terminal])
+        #expect(Fullscreen.covered(snapshot, monitors: [left, right]) == [true, false])
+        var hidden = film
+        hidden.isHidden = true
+        #expect(
+            Fullscreen.covered(DesktopSnapshot(active: terminal, unordered: [hidden, terminal]), monitors: [left, right]) == [false, false])
+        // With a stacking list, the list decides (a window over the film uncovers it).
+        let over = ClientWindow(id: 3, frame: left, isMaximized: true)
+        let stacked = DesktopSnapshot(stacking: [film, over, terminal], active: terminal, unordered: [film])
+        #expect(Fullscreen.covered(stacked, monitors: [left, right]) == [false, false])
+    }
 }
