@@ -65,6 +65,70 @@ extension OnScreen {
     }
 }
 
+extension OnScreen.UndescribedDesktop {
+    /// awesome's wibar declares its strut with a range of 0…0: the whole top edge.
+    @Test func awesomesWibar() throws {
+        let server = try PrivateXServer(width: 3840, height: 1080)
+        try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
+        try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
+        let watcher = try XWatcher(display: server.name)
+        let bus = try PrivateBus(display: server.name)
+        let folder = temporaryPath("-awesome")
+        let awesome = try Child(
+            ["awesome"], environment: ["DISPLAY": server.name, "DBUS_SESSION_BUS_ADDRESS": bus.address],
+            stdout: folder + ".log", stderr: folder + ".log")
+        defer { awesome.stop() }
+        let wibar = try watcher.waitFor("awesome's wibar", timeout: 15) { () -> Int? in
+            let struts: [[UInt]] = watcher.stackingOrder().map {
+                watcher.longs($0, "_NET_WM_STRUT_PARTIAL", type: Atom(XA_CARDINAL), limit: 12)
+            }
+            // The top edge's thickness, its range 0…0.
+            let top = struts.first { (strut: [UInt]) -> Bool in strut.count == 12 && strut[2] > 0 && strut[8] == 0 && strut[9] == 0 }
+            return top.map { Int($0[2]) }
+        }
+        let toast = try XToastProcess(
+            ["--monitor", "L", "--position", "top", "--duration", "0.3", "Below the wibar"], display: server.name)
+        let window = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.geometry(window)?.y == wibar + 15)
+        #expect(try toast.wait().status == 0)
+        withExtendedLifetime(bus) {}
+    }
+
+    /// Xfce's bottom launcher hides when windows cover it, so it reserves nothing; visible, it
+    /// is in the way all the same: the default toast sits 15 px above it, not on its icons.
+    @Test func xfcesLauncherWithoutAStrut() throws {
+        let server = try PrivateXServer(width: 3840, height: 1080)
+        try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
+        try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
+        let watcher = try XWatcher(display: server.name)
+        let bus = try PrivateBus(display: server.name)
+        let environment: [String: String?] = [
+            "DISPLAY": server.name, "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_CONFIG_HOME": temporaryPath("-xfce-config"),
+        ]
+        let xfconfd = try Child(["/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd"], environment: environment)
+        defer { xfconfd.stop() }
+        let panel = try Child(["xfce4-panel"], environment: environment)
+        defer { panel.stop() }
+        let dock = watcher.atom("_NET_WM_WINDOW_TYPE_DOCK")
+        let launcher = try watcher.waitFor("the launcher, a dock without a strut", timeout: 20) { () -> Int? in
+            watcher.stackingOrder().compactMap { window -> Int? in
+                guard watcher.longs(window, "_NET_WM_WINDOW_TYPE", type: Atom(XA_ATOM), limit: 4).contains(UInt(dock)),
+                    watcher.longs(window, "_NET_WM_STRUT_PARTIAL", type: Atom(XA_CARDINAL), limit: 12).isEmpty,
+                    let a = watcher.attributes(window), a.map_state == IsViewable, a.y > 900, a.x < 1920
+                else { return nil }
+                return Int(a.y)
+            }.first
+        }
+        try runTool("xdotool", ["mousemove", "2500", "300"], display: server.name)
+        let toast = try XToastProcess(["--monitor", "L", "--duration", "0.3", "Above the launcher"], display: server.name)
+        let window = try #require(try watcher.waitForToasts().first)
+        let frame = try #require(watcher.geometry(window))
+        #expect(frame.y + frame.height == launcher - 15, "\(frame), the launcher at \(launcher)")
+        #expect(try toast.wait().status == 0)
+        withExtendedLifetime(bus) {}
+    }
+}
+
 /// A plain top-level window on its own connection, which asks for fullscreen as players do.
 private final class PlainClient {
     let display: OpaquePointer
