@@ -103,6 +103,45 @@ static inline void xtoast_xi_select_raw_motion(xcb_connection_t *connection, uin
     xcb_send_request(connection, 0, parts + 2, &protocol);
 }
 
+/* MIT-SCREEN-SAVER's state, asked through XCB so that the question travels with the start-up
+ * batch (libXss's XScreenSaverQueryInfo waits for its answer). Call these from LockWatch.swift
+ * only (the extension key is a static inside a function, one per object file). */
+static inline xcb_extension_t *xtoast_screensaver_extension(void) {
+    static xcb_extension_t extension = {"MIT-SCREEN-SAVER", 0};
+    return &extension;
+}
+
+static inline void xtoast_screensaver_prefetch(xcb_connection_t *connection) {
+    xcb_prefetch_extension_data(connection, xtoast_screensaver_extension());
+}
+
+/* ScreenSaverQueryInfo on `drawable` without waiting; 0 when the server lacks the extension
+ * (waits for the prefetched answer about it). */
+static inline unsigned int xtoast_screensaver_ask(xcb_connection_t *connection, uint32_t drawable) {
+    const xcb_query_extension_reply_t *reply = xcb_get_extension_data(connection, xtoast_screensaver_extension());
+    if (!reply || !reply->present) return 0;
+    struct { uint8_t major_opcode, minor_opcode; uint16_t length; uint32_t drawable; } request = {0, 1, 0, drawable};
+    struct iovec parts[4] = {{0}, {0}, {&request, sizeof request}, {0, 0}};
+    xcb_protocol_request_t protocol = {2, xtoast_screensaver_extension(), 1, 0};
+    return xcb_send_request(connection, XCB_REQUEST_CHECKED, parts + 2, &protocol);
+}
+
+/* The state in the answer to `xtoast_screensaver_ask`: 0 off, 1 on, 3 disabled; -1 on error. */
+static inline int xtoast_screensaver_state(xcb_connection_t *connection, unsigned int sequence) {
+    xcb_generic_error_t *error = NULL;
+    uint8_t *reply = (uint8_t *)xcb_wait_for_reply(connection, sequence, &error);
+    free(error);
+    if (!reply) return -1;
+    int state = reply[1];
+    free(reply);
+    return state;
+}
+
+/* Throws away the answer to a question nobody will read. */
+static inline void xtoast_discard(xcb_connection_t *connection, unsigned int sequence) {
+    xcb_discard_reply(connection, sequence);
+}
+
 /* Xlib drops a GenericEvent of an extension it has no converter for. Ours keeps what tells a
  * raw motion event: the extension and the event type; the rest (the valuators) is not needed. */
 extern Bool (*XESetWireToEventCookie(Display *, int, Bool (*)(Display *, XGenericEventCookie *, void *)))(

@@ -32,10 +32,14 @@ public struct DesktopSnapshot: Equatable, Sendable {
     public var stacking: [ClientWindow]
     /// The active window, when there is one and it could be read.
     public var active: ClientWindow?
+    /// Without a stacking list: the clients the window manager lists (`_NET_CLIENT_LIST`), in no
+    /// known order (dwm publishes no stacking list).
+    public var unordered: [ClientWindow]
 
-    public init(stacking: [ClientWindow] = [], active: ClientWindow? = nil) {
+    public init(stacking: [ClientWindow] = [], active: ClientWindow? = nil, unordered: [ClientWindow] = []) {
         self.stacking = stacking
         self.active = active
+        self.unordered = unordered
     }
 }
 
@@ -54,12 +58,24 @@ public struct DesktopSnapshot: Equatable, Sendable {
 ///   window under it is still what the monitor shows.
 /// Hidden (minimised) and unviewable windows count for nothing. When the active window is not in
 /// the stacking list (no list at all: the window manager does not publish one) it is taken as
-/// the top window, so the active window being fullscreen there is decisive.
+/// the top window, so the active window being fullscreen there is decisive; without a list, a
+/// listed client that says it is fullscreen and fills a monitor covers it too.
 public enum Fullscreen {
     /// For each monitor in `monitors`, whether the window on top of it is fullscreen.
     public static func covered(_ snapshot: DesktopSnapshot, monitors: [Rect]) -> [Bool] {
         let stack = effectiveStack(snapshot)
-        return monitors.map { monitor in deciding(stack, on: monitor).map { fills($0, monitor) } ?? false }
+        return monitors.map { monitor in
+            deciding(stack, on: monitor).map { fills($0, monitor) } ?? false
+                || snapshot.stacking.isEmpty && snapshot.unordered.contains { saysFullscreen($0, on: monitor) }
+        }
+    }
+
+    /// Without a stacking list (dwm), the active window decides only its own monitor: on
+    /// another, a visible client that says it is fullscreen and fills it covers it (a film on
+    /// one monitor, the focus on the other; issue #22). Nothing tells what is above it there;
+    /// a window manager that keeps a fullscreen window on top is the common case.
+    static func saysFullscreen(_ window: ClientWindow, on monitor: Rect) -> Bool {
+        !window.isHidden && window.isFullscreen && fills(window, monitor)
     }
 
     /// The window that decides `monitor`: the topmost visible one that fills or obscures it; nil

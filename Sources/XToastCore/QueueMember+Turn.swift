@@ -67,7 +67,7 @@ extension QueueMember {
         var needed = false
         let turn = QueueProtocol.turn(
             ahead: ahead, tag: ticket.tag, replacing: Set(replaces), pause: look.pause, through: through,
-            passesAside: !stoodAsideForFullscreen
+            passesAside: !stoodAsideInPlace
         ) { entry in
             guard let known = look.known[entry] else {
                 needed = true
@@ -148,13 +148,13 @@ extension QueueMember {
         return ticket.pause == .held ? [] : mark(.held)
     }
 
-    /// Stands aside for a fullscreen window (`--fullscreen delay`), in its place: the ticket is
-    /// marked `aside` (a touch: whoever waits for us looks again and passes us); `lookAtTurn`
-    /// clears the mark once the window has gone, and the toast looks behind itself before it
+    /// Stands aside in its place, for a fullscreen window (`--fullscreen delay`) or a locked
+    /// screen: the ticket is marked `aside` (a touch: whoever waits for us looks again and passes
+    /// us); `lookAtTurn` clears the mark once the window has gone, and the toast looks behind itself before it
     /// shows, as one that held for a pause does.
-    public mutating func standAsideForFullscreen() -> [Write] {
+    public mutating func standAsideInPlace() -> [Write] {
         checksBehind = true
-        stoodAsideForFullscreen = true
+        stoodAsideInPlace = true
         return ticket.pause == .aside ? [] : mark(.aside)
     }
 

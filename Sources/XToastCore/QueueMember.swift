@@ -141,9 +141,9 @@ public struct QueueMember: Sendable {
     var checksBehind = false
     /// The root's property changes reach us (to hear the pause change).
     var listensToPause = false
-    /// Ours stood aside for a fullscreen window: coming back, it passes no toast that stands
+    /// Ours stood aside in its place (a fullscreen window, a locked screen): coming back, it passes no toast that stands
     /// aside ahead of it (they come back too, in their order).
-    var stoodAsideForFullscreen = false
+    var stoodAsideInPlace = false
     var conversation = Conversation.none
 
     var through: Bool { urgent || inheritedThrough }

@@ -63,6 +63,11 @@ extension Session {
         case fullscreen(covered: Bool)
         /// The windows on top, or their states, changed (after a `watchFullscreen`).
         case fullscreenChanged
+        /// Whether a locker, a blanker or the screen saver covers the toast's monitors, after a
+        /// `lookAtLock`.
+        case lock(covered: Bool)
+        /// The lock may have ended (after a `watchLock`).
+        case lockChanged
         /// Seconds since the user last touched keyboard or pointer, after a `lookAtIdle` (nil:
         /// the server cannot tell). While the user is away, less than at the last look means
         /// they are back.
@@ -90,8 +95,8 @@ extension Session {
         case lookAtTurn
         /// Join the queue again: we were missing from it.
         case rejoin
-        /// Stand aside for a fullscreen window, in our place: the toasts behind pass us.
-        case standAsideForFullscreen
+        /// Stand aside in our place (a fullscreen window, a locked screen): the toasts behind pass us.
+        case standAsideInPlace
         /// Wait for this ticket: its end or change comes as `.queueChanged`.
         case watch(UInt)
         /// Stand aside for a pause: mark the ticket as standing aside, and say `.pauseChanged`
@@ -126,6 +131,11 @@ extension Session {
         case lookAtFullscreen
         /// Say `.fullscreenChanged` when that may have changed.
         case watchFullscreen
+        /// Find out whether the screen is locked or blanked on the toast's monitors: answer with
+        /// `.lock(covered:)`.
+        case lookAtLock
+        /// Say `.lockChanged` when that may have changed.
+        case watchLock
         /// Find out how long the user has been idle: answer with `.idle(seconds:)`.
         case lookAtIdle
         /// Say `.userReturned` at the user's next input, or `.noReturnAlarm` when the server

@@ -34,7 +34,7 @@ extension Session {
             case .waiting, .showing: return end(command == .replaced ? .replaced : .dismissed)
             default: return []
             }
-        case .queueChanged, .turn, .pauseChanged, .fullscreen, .fullscreenChanged, .screen:
+        case .queueChanged, .turn, .pauseChanged, .fullscreen, .fullscreenChanged, .lock, .lockChanged, .screen:
             return whileWaiting(event, at: now)
         default:
             return whileShowing(event, at: now)
@@ -67,7 +67,7 @@ extension Session {
             guard [.forTurn, .behindFullscreen].contains(waiting) || isStandingAside else { return [] }
             phase = .waiting(.forTurn)
             switch turn {
-            case .mine: return showUnlessCovered()
+            case .mine: return showUnlessLocked()
             case .missing: return [.rejoin, .lookAtTurn]
             case .waitFor(let ticket): return [.watch(ticket)]
             case .paused(let until):
@@ -80,6 +80,10 @@ extension Session {
             return fullscreen(covered: covered, while: waiting)
         case .fullscreenChanged:
             return [.behindFullscreen, .asideForFullscreen].contains(waiting) ? [.lookAtFullscreen] : []
+        case .lock(let covered):
+            return lock(covered: covered, while: waiting)
+        case .lockChanged:
+            return waiting == .locked ? [.lookAtLock] : []
         case .screen(let screen):
             guard waiting == .forScreen else { return [] }
             let timeline = timeline(on: screen)
@@ -110,7 +114,7 @@ extension Session {
         // behind it (a volume key's OSD) are not kept waiting too. Stacked toasts keep nobody waiting.
         guard !plan.stack, waiting == .behindFullscreen else { return [.watchFullscreen] }
         phase = .waiting(.asideForFullscreen)
-        return [.standAsideForFullscreen, .watchFullscreen]
+        return [.standAsideInPlace, .watchFullscreen]
     }
 
     // MARK: Moving on
@@ -129,11 +133,11 @@ extension Session {
         phase = .waiting(.forTurn)
         let joined: [Effect] = telling ? [.join, .queued] : [.join]
         // A stacked toast does not wait for a turn.
-        return joined + (plan.stack ? showUnlessCovered() : [.lookAtTurn])
+        return joined + (plan.stack ? showUnlessLocked() : [.lookAtTurn])
     }
 
     /// Shows at once, or first asks whether a fullscreen window covers the toast's monitors.
-    private mutating func showUnlessCovered() -> [Effect] {
+    mutating func showUnlessCovered() -> [Effect] {
         guard plan.fullscreen != .show else { return readyToShow() }
         phase = .waiting(.behindFullscreen)
         return [.lookAtFullscreen]

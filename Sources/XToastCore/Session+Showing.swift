@@ -28,7 +28,10 @@ extension Session {
             return change == .entered ? freeze(.pointer, at: now) : thaw(.pointer, at: now)
         case .pointerMoves(let moving):
             guard var showing else { return [] }
-            showing.nextPointerLook = moving ? now + Self.pointerLookInterval : nil
+            // Resting over the toast, it is looked at now and then too: a pointer warped away
+            // (`xdotool mousemove`, a window manager) makes no raw motion (issue #22).
+            let resting = showing.pointerOver ? now + Self.pointerRestLookInterval : nil
+            showing.nextPointerLook = moving ? now + Self.pointerLookInterval : resting
             phase = .showing(showing)
             return []
         case .sliding(let end):

@@ -18,6 +18,8 @@
 ///  waiting(Waiting):
 ///    forTurn ──(.paused)──▶ standingAside(until:) ──(pause changed)──▶ forTurn
 ///       │ (mine, or stacked)
+///    behindLock ──(locked)──▶ locked ──(unlocked)──▶ forTurn
+///       │ (not locked)
 ///       ├──▶ behindFullscreen ──(covered, --fullscreen delay)──▶ asideForFullscreen ──(gone)──▶ forTurn
 ///       │        │ (not covered)
 ///       └────────┴──▶ forScreen ──(.screen: the timeline is picked)──▶ showing
@@ -61,6 +63,12 @@ public struct Session: Sendable {
         case asideForFullscreen
         /// Ready to show: asking what the screen is like, to pick its timeline.
         case forScreen
+        /// Its turn came (or, stacked, it needs none): asking whether the screen is locked or
+        /// blanked (issue #22); asked before anything else, whatever the toast is.
+        case behindLock
+        /// The screen is locked or blanked: aside in its place until it is not, then at its turn.
+        /// Nothing of it shows, urgent or not.
+        case locked
     }
 
     public let plan: Plan
@@ -222,6 +230,10 @@ extension Session {
     /// Seconds between two looks at where the pointer is while it moves over a click-through
     /// toast: about ten round trips a second while it moves, none while it rests.
     public static let pointerLookInterval = 0.1
+    /// Seconds between two looks at a pointer resting over a click-through toast: one warped
+    /// away makes no raw motion, and is noticed at most this late, for one round trip a second
+    /// while the toast's time stands still anyway.
+    public static let pointerRestLookInterval = 1.0
     /// Seconds between two looks at the idle time while waiting for the user's return on a server
     /// without an idle alarm (no SYNC `IDLETIME`): a return noticed at most this late, for one
     /// round trip a second.

@@ -21,10 +21,22 @@ public struct Strut: Equatable, Sendable {
     /// of them reserves anything.
     public init?(partial values: [UInt32], screen: Size) {
         guard values.count == 12 else { return nil }
+        // A range of 0…0 is how some write "the whole edge" (awesome's wibar), and how other
+        // clients read it; a real one-pixel range at the corner reserves nothing worth keeping.
         let v = values.map(Int.init)
+        let whole = { (start: Int, end: Int, along: Int) in start == 0 && end == 0 ? (0, along - 1) : (start, end) }
+        let (leftY, rightY) = (whole(v[4], v[5], screen.height), whole(v[6], v[7], screen.height))
+        let (topX, bottomX) = (whole(v[8], v[9], screen.width), whole(v[10], v[11], screen.width))
         self.init(
-            left: (v[0], v[4], v[5]), right: (v[1], v[6], v[7]), top: (v[2], v[8], v[9]), bottom: (v[3], v[10], v[11]),
+            left: (v[0], leftY.0, leftY.1), right: (v[1], rightY.0, rightY.1), top: (v[2], topX.0, topX.1),
+            bottom: (v[3], bottomX.0, bottomX.1),
             screen: screen)
+    }
+
+    /// One reservation: `rect` (root coordinates) kept free along `edge`, as a window no strut
+    /// describes takes it (`Coverage.band(of:on:)`).
+    public init(reserving rect: Rect, from edge: Edge) {
+        reserved = [(edge, rect)]
     }
 
     /// Reads the 4 values of the older `_NET_WM_STRUT` (left, right, top, bottom): each reserves
@@ -75,7 +87,9 @@ public enum WorkArea {
     /// window managers that draw their own panels set) is used where it lies inside the screen.
     /// Whatever is left is never less than half the monitor in either direction: past that the
     /// numbers are not a panel's, and the monitor is used whole.
-    public static func usable(_ monitor: Rect, screen: Size, struts: [Strut], workArea: Rect?) -> Rect {
+    /// `inTheWay`: what windows no strut describes take along the edges (`Coverage.inTheWay`),
+    /// kept clear of like struts, with or without `_NET_WORKAREA`.
+    public static func usable(_ monitor: Rect, screen: Size, struts: [Strut], workArea: Rect?, inTheWay: [Strut] = []) -> Rect {
         var left = monitor.x
         var top = monitor.y
         var right = monitor.maxX
@@ -84,7 +98,7 @@ public enum WorkArea {
         // A reservation counts on a monitor it reaches into by more than one pixel along its
         // edge: docks commonly write x + width as the end, which EWMH counts as inside, so a
         // bar on the left monitor would otherwise end one pixel into the right one (i3bar).
-        for (edge, rect) in reservations
+        for (edge, rect) in reservations + inTheWay.flatMap(\.reserved)
         where rect.overlapArea(with: monitor) > (edge == .left || edge == .right ? rect.width : rect.height) {
             // The screen edge it hangs from decides which side of the monitor it pushes.
             switch edge {

@@ -142,8 +142,8 @@ final class Coordinator {
     func leave() { converse(member.leave()) }
 
     /// Stands aside for a fullscreen window, in our place (see
-    /// `QueueMember.standAsideForFullscreen`).
-    func standAsideForFullscreen() { member.standAsideForFullscreen().forEach(write) }
+    /// `QueueMember.standAsideInPlace`).
+    func standAsideInPlace() { member.standAsideInPlace().forEach(write) }
 
     // MARK: Whose turn it is
 

@@ -39,22 +39,28 @@ public final class FullscreenWatch {
         }
         return RootQuestions(
             connection: display.connection, stacking: ask(display.atoms.clientListStacking, XDisplay.clientListLimit),
-            active: ask(display.atoms.activeWindow, 1))
+            active: ask(display.atoms.activeWindow, 1), clients: ask(display.atoms.clientList, XDisplay.clientListLimit))
     }
 
     /// Questions on their way; answers nobody took are discarded (an unread reply would stay
     /// in XCB's queue for ever).
     public final class RootQuestions {
+        typealias Questions = (
+            stacking: xcb_get_property_cookie_t, active: xcb_get_property_cookie_t, clients: xcb_get_property_cookie_t
+        )
         private let connection: OpaquePointer
-        private var questions: (stacking: xcb_get_property_cookie_t, active: xcb_get_property_cookie_t)?
+        private var questions: Questions?
 
-        init(connection: OpaquePointer, stacking: xcb_get_property_cookie_t, active: xcb_get_property_cookie_t) {
+        init(
+            connection: OpaquePointer, stacking: xcb_get_property_cookie_t, active: xcb_get_property_cookie_t,
+            clients: xcb_get_property_cookie_t
+        ) {
             self.connection = connection
-            questions = (stacking, active)
+            questions = (stacking, active, clients)
         }
 
         /// The questions, once.
-        func take() -> (stacking: xcb_get_property_cookie_t, active: xcb_get_property_cookie_t)? {
+        func take() -> Questions? {
             defer { questions = nil }
             return questions
         }
@@ -63,6 +69,7 @@ public final class FullscreenWatch {
             guard let questions else { return }
             xcb_discard_reply(connection, questions.stacking.sequence)
             xcb_discard_reply(connection, questions.active.sequence)
+            xcb_discard_reply(connection, questions.clients.sequence)
         }
     }
 
@@ -81,7 +88,8 @@ public final class FullscreenWatch {
         for monitor in monitors {
             if let window = Fullscreen.deciding(snapshot, on: monitor) { deciding.insert(window.id) }
         }
-        for window in snapshot.stacking + [snapshot.active].compactMap({ $0 }) where window.isFullscreen && !window.isHidden {
+        for window in snapshot.stacking + snapshot.unordered + [snapshot.active].compactMap({ $0 })
+        where window.isFullscreen && !window.isHidden {
             deciding.insert(window.id)
         }
         deciding.formUnion(deciding.compactMap { frames[$0] })
@@ -107,9 +115,13 @@ public final class FullscreenWatch {
         let ahead = rootMask == nil ? asked?.take() : nil
         let stackingQuestion = ahead?.stacking ?? ask(root, atoms.clientListStacking, XCB_ATOM_WINDOW, XDisplay.clientListLimit)
         let activeQuestion = ahead?.active ?? ask(root, atoms.activeWindow, XCB_ATOM_WINDOW, 1)
+        // The client list matters only without a stacking list, but is asked with it: no round
+        // trip of its own.
+        let clientsQuestion = ahead?.clients ?? ask(root, atoms.clientList, XCB_ATOM_WINDOW, XDisplay.clientListLimit)
         // A list longer than the limit is read up to it: garbage must not hide the real entries.
         var stackingIDs = display.cardinals(stackingQuestion, type: XCB_ATOM_WINDOW, cut: true) ?? []
         let activeID = display.cardinals(activeQuestion, type: XCB_ATOM_WINDOW)?.first ?? 0
+        let clientIDs = display.cardinals(clientsQuestion, type: XCB_ATOM_WINDOW, cut: true) ?? []
 
         // A window listed twice keeps its upper place; the root is no client (a bogus list
         // naming it would cover every monitor).
@@ -117,6 +129,8 @@ public final class FullscreenWatch {
         stackingIDs = stackingIDs.reversed().filter { seen.insert($0).inserted }.reversed()
         var ids = stackingIDs
         if !seen.contains(activeID) { ids.append(activeID) }
+        let unorderedIDs = stackingIDs.isEmpty ? clientIDs.filter { seen.insert($0).inserted && $0 != activeID } : []
+        ids += unorderedIDs
 
         let questions = ids.map { id in
             if rootMask != nil, !watched.contains(id) { select(id, UInt32(PropertyChangeMask | StructureNotifyMask)) }
@@ -160,7 +174,9 @@ public final class FullscreenWatch {
         // Only the windows listed now are remembered: a long wait beside windows that come
         // and go keeps no more than one list's worth.
         if rootMask != nil { watched = Set(ids).union(frames.values) }
-        return DesktopSnapshot(stacking: stackingIDs.compactMap { windows[$0] }, active: windows[activeID])
+        return DesktopSnapshot(
+            stacking: stackingIDs.compactMap { windows[$0] }, active: windows[activeID],
+            unordered: (unorderedIDs + [activeID]).compactMap { windows[$0] })
     }
 
     /// Whether `event` may have changed which monitors are covered: the root's stacking list,

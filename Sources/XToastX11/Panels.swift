@@ -15,6 +15,15 @@ private struct StrutQuestion {
     var full: xcb_get_property_cookie_t
 }
 
+/// What `Coverage` needs of one window, asked with its struts.
+private struct WindowQuestion {
+    var window: xcb_window_t
+    var attributes: xcb_get_window_attributes_cookie_t
+    var geometry: xcb_get_geometry_cookie_t
+    var position: xcb_translate_coordinates_cookie_t
+    var type: xcb_get_property_cookie_t
+}
+
 /// The docks' struts, asked and not yet read. A dock is a window in the client list or a child
 /// of the root (no window manager, or one that does not reparent docks): their struts go out
 /// together with the question for the root's children's children, and travel while xtoast does
@@ -22,12 +31,20 @@ private struct StrutQuestion {
 /// puts docks in frames and leaves them out of its list (i3) costs one round trip more: the
 /// frames' children's struts, asked only when no strut was found the first time. Answers never
 /// read are thrown away.
+///
+/// The facts `Coverage` reads (what covers a monitor, what is in the way without a strut) go out
+/// with the struts, for every client and child of the root, and so does the screen saver's
+/// state: the lock question adds no round trip of its own (issue #22).
 final class PendingPanels {
     private let display: XDisplay
     private let clients: [xcb_window_t]
+    private let children: [xcb_window_t]
     private let workArea: Rect?
+    private let windows: [xcb_window_t]
     private let questions: [StrutQuestion]
+    private let facts: [WindowQuestion]
     private let frames: [xcb_query_tree_cookie_t]
+    private let screenSaver: UInt32
     private var answer: Panels?
 
     /// Reads the answers to `askPanels` and asks for the struts (no wait).
@@ -42,9 +59,12 @@ final class PendingPanels {
         } else {
             workArea = nil
         }
-        let children = Array(display.windows(asked.rootChildren).prefix(XDisplay.clientListLimit))
-        questions = display.askStruts(of: Array(Set(clients + children)))
+        children = Array(display.windows(asked.rootChildren).prefix(XDisplay.clientListLimit))
+        windows = Array(Set(clients + children))
+        questions = display.askStruts(of: windows)
+        facts = display.askFacts(of: windows)
         frames = children.map { xcb_query_tree(display.connection, $0) }
+        screenSaver = LockWatch.askScreenSaver(display)
     }
 
     deinit {
@@ -55,39 +75,64 @@ final class PendingPanels {
             xcb_discard_reply(connection, question.full.sequence)
         }
         for frame in frames { xcb_discard_reply(connection, frame.sequence) }
+        for question in facts {
+            xcb_discard_reply(connection, question.attributes.sequence)
+            xcb_discard_reply(connection, question.geometry.sequence)
+            xcb_discard_reply(connection, question.position.sequence)
+            xcb_discard_reply(connection, question.type.sequence)
+        }
+        if screenSaver != 0 { xtoast_discard(connection, screenSaver) }
     }
 
     /// The struts and work area (waits for the answers the first time).
     func resolve() -> Panels {
         if let answer { return answer }
-        var struts = display.struts(questions)
+        let declared = display.struts(questions)
+        var struts = declared.compactMap { $0 }
         // Every answer is read (and freed); only so many windows are kept.
         var grandchildren: [xcb_window_t] = []
-        for frame in frames {
+        let listed = Set(clients)
+        var holders: Set<xcb_window_t> = []
+        for (child, frame) in zip(children, frames) {
             let found = display.windows(frame)
+            if found.contains(where: listed.contains) { holders.insert(child) }
             grandchildren += found.prefix(max(XDisplay.clientListLimit - grandchildren.count, 0))
         }
         if struts.isEmpty {
-            struts = display.struts(display.askStruts(of: Array(Set(grandchildren).subtracting(clients))))
+            struts = display.struts(display.askStruts(of: Array(Set(grandchildren).subtracting(clients)))).compactMap { $0 }
         }
-        let made = Panels(struts: struts, workArea: workArea)
+        let withStrut = Set(zip(windows, declared).compactMap { $0.1 == nil ? nil : $0.0 })
+        let topLevels = display.facts(facts, holders: holders, withStrut: withStrut)
+        let saverOn = screenSaver != 0 && LockWatch.screenSaverState(display, screenSaver) == 1
+        let made = Panels(struts: struts, workArea: workArea, windows: topLevels, screenSaverOn: saverOn)
         answer = made
         return made
     }
 }
 
-/// What the docks and panels keep for themselves: their struts, and the window manager's work area.
+/// What the docks and panels keep for themselves: their struts, and the window manager's work
+/// area; and what else is on screen that no window manager describes (`Coverage`).
 struct Panels {
     var struts: [Strut]
     var workArea: Rect?
+    /// The clients and the root's children, as `Coverage` sees them.
+    var windows: [TopLevelWindow] = []
+    /// MIT-SCREEN-SAVER says the saver is on (the screen blanked, or a saver drawing).
+    var screenSaverOn = false
 
     /// `monitors`, each with the part of it that toasts may use.
     func apply(to monitors: [Monitor], screen: Size) -> [Monitor] {
-        monitors.map { monitor in
+        let inTheWay = Coverage.inTheWay(windows, monitors: monitors.map(\.rect))
+        return monitors.map { monitor in
             var monitor = monitor
-            monitor.workArea = WorkArea.usable(monitor.rect, screen: screen, struts: struts, workArea: workArea)
+            monitor.workArea = WorkArea.usable(monitor.rect, screen: screen, struts: struts, workArea: workArea, inTheWay: inTheWay)
             return monitor
         }
+    }
+
+    /// For each of `monitors`, whether a locker, a blanker or the screen saver covers it.
+    func covered(_ monitors: [Rect]) -> [Bool] {
+        Coverage.covered(windows, screenSaverOn: screenSaverOn, monitors: monitors)
     }
 }
 
@@ -124,11 +169,51 @@ extension XDisplay {
         return windows.map { StrutQuestion(partial: ask($0, atoms.strutPartial, 12), full: ask($0, atoms.strut, 4)) }
     }
 
-    /// The answers to `askStruts`: both are read (and freed) for every window; the partial strut
-    /// wins, as EWMH says.
-    fileprivate func struts(_ questions: [StrutQuestion]) -> [Strut] {
+    /// What `Coverage` reads of `windows`, asked all at once; read with `facts(_:holders:withStrut:)`.
+    fileprivate func askFacts(of windows: [xcb_window_t]) -> [WindowQuestion] {
+        let root = xcb_window_t(truncatingIfNeeded: self.root)
+        return windows.map { window in
+            WindowQuestion(
+                window: window, attributes: xcb_get_window_attributes(connection, window), geometry: xcb_get_geometry(connection, window),
+                position: xcb_translate_coordinates(connection, window, root, 0, 0),
+                type: xcb_get_property(
+                    connection, 0, window, xcb_atom_t(truncatingIfNeeded: atoms.windowType), xcb_atom_t(XCB_ATOM_ATOM.rawValue), 0,
+                    UInt32(FullscreenWatch.stateLimit)))
+        }
+    }
+
+    /// The answers to `askFacts`, every one read (and freed); a window gone meanwhile is left out.
+    fileprivate func facts(_ questions: [WindowQuestion], holders: Set<xcb_window_t>, withStrut: Set<xcb_window_t>) -> [TopLevelWindow] {
+        let dock = UInt32(truncatingIfNeeded: atoms.windowTypeDock)
+        return questions.compactMap { question -> TopLevelWindow? in
+            let attributes = xcb_get_window_attributes_reply(connection, question.attributes, nil)
+            let geometry = xcb_get_geometry_reply(connection, question.geometry, nil)
+            let position = xcb_translate_coordinates_reply(connection, question.position, nil)
+            let types = cardinals(question.type, type: XCB_ATOM_ATOM, cut: true) ?? []
+            defer {
+                free(attributes)
+                free(geometry)
+                free(position)
+            }
+            guard let attributes, let geometry, let position, position.pointee.same_screen != 0 else { return nil }
+            return TopLevelWindow(
+                id: question.window,
+                frame: Rect(
+                    x: Int(position.pointee.dst_x), y: Int(position.pointee.dst_y), width: Int(geometry.pointee.width),
+                    height: Int(geometry.pointee.height)),
+                isOverrideRedirect: attributes.pointee.override_redirect != 0,
+                isInputOnly: attributes.pointee._class == UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue),
+                isViewable: attributes.pointee.map_state == UInt8(XCB_MAP_STATE_VIEWABLE.rawValue),
+                holdsClient: holders.contains(question.window), isDock: dock != 0 && types.contains(dock),
+                hasStrut: withStrut.contains(question.window))
+        }
+    }
+
+    /// The answers to `askStruts`, one per question (nil: none declared): both are read (and
+    /// freed) for every window; the partial strut wins, as EWMH says.
+    fileprivate func struts(_ questions: [StrutQuestion]) -> [Strut?] {
         let screen = screenSize
-        return questions.compactMap { question -> Strut? in
+        return questions.map { question -> Strut? in
             let partial = cardinals(question.partial, type: XCB_ATOM_CARDINAL).flatMap { Strut(partial: $0, screen: screen) }
             let full = cardinals(question.full, type: XCB_ATOM_CARDINAL).flatMap { Strut(full: $0, screen: screen) }
             return partial ?? full

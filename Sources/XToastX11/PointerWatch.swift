@@ -21,8 +21,9 @@ import XToastCore
 ///   round trips a second (up to three times that when it keeps coming back to the same pixel),
 ///   however fast the mouse reports, instead of one wake-up per report (125 to 1000 a second).
 ///   Polling alone would wake the toast all the time it stands still. A warped pointer
-///   (`XWarpPointer`: `xdotool mousemove`, a window manager) makes no raw motion: it is noticed
-///   at the next real move.
+///   (`XWarpPointer`: `xdotool mousemove`, a window manager) makes no raw motion: while the
+///   pointer rests over the toast (its time standing still), the position is asked once every
+///   `Session.pointerRestLookInterval` as well, so a warp away is noticed within a second.
 final class PointerWatch {
     let display: XDisplay
     let clickThrough: Bool
@@ -110,8 +111,10 @@ final class PointerWatch {
 
     /// Checks where the pointer is while following it (click-through; the session's
     /// `lookAtPointer`); stops following once it stays put.
+    /// Resting over the toast, it only tells whether the pointer left without moving (a warp).
     func poll() -> HoverChange? {
-        guard let rawMotion, isFollowing else { return nil }
+        guard let rawMotion else { return nil }
+        guard isFollowing else { return isOver && !isInside(display.pointerPosition()) ? report(over: false) : nil }
         var position = display.pointerPosition()
         if position == last {
             // Still: listen for raw motion again, and make sure it did not move in between.

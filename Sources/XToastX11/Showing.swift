@@ -24,6 +24,8 @@ final class Showing {
     /// A window came, went or changed hands, or the window manager's client list or work area
     /// changed: look at the panels again.
     private var panelsMayHaveChanged = false
+    /// The first button went down on this window, over this target: the release decides.
+    private var pressed: (window: Window, outcome: Outcome)?
 
     /// What a box's place on its monitor was worked out from.
     struct Spot {
@@ -85,10 +87,22 @@ final class Showing {
             window.invalidate()
             return .exposed
         case ButtonPress:
+            // A click counts on the release, as dunst's does: closed on the press, the window
+            // would go before the release, which would then reach the window below (issue #22).
             guard event.xbutton.button == UInt32(Button1), let window = windows.first(where: { $0.window == event.xbutton.window })
             else { break }
             let point = Point(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
-            return .click(window.button(atWindowPoint: point).map(Outcome.button) ?? .clicked)
+            pressed = (window.window, window.button(atWindowPoint: point).map(Outcome.button) ?? .clicked)
+        case ButtonRelease:
+            // The press's implicit grab brings the release here, wherever the pointer went: it
+            // counts where it was pressed, if released over the same window.
+            guard event.xbutton.button == UInt32(Button1), let press = pressed, press.window == event.xbutton.window,
+                let window = windows.first(where: { $0.window == press.window })
+            else { break }
+            pressed = nil
+            let point = Point(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
+            guard window.contains(windowPoint: point) else { break }
+            return .click(press.outcome)
         case MapNotify:
             // A newly mapped window may cover the toast. Not answered for override-redirect
             // windows: a screen locker must stay on top (and other always-on-top programs

@@ -8,11 +8,13 @@ extension ToastSession {
     func carryOut(_ effect: Session.Effect) throws(X11Error) {
         switch effect {
         case .schedule, .reschedule, .joinSchedule, .leaveSchedule, .join, .queued, .lookAtTurn, .rejoin, .watch,
-            .standAsideForFullscreen,
+            .standAsideInPlace,
             .standAside, .leave:
             try carryOutInQueue(effect)
         case .lookAtScreen, .show, .present, .blend, .raise, .restack, .slide, .announce, .hide:
             try carryOutOnScreen(effect)
+        case .lookAtLock, .watchLock:
+            try carryOutLock(effect)
         case .lookAtFullscreen, .watchFullscreen, .lookAtIdle, .watchReturn, .lookAtPointer, .speak, .forward, .finish:
             try carryOutLook(effect)
         }
@@ -38,7 +40,7 @@ extension ToastSession {
         case .watch(let ticket):
             // Gone already: the machine looked again.
             if let turn = coordinator.watch(Window(ticket)) { try feed(.turn(turn)) }
-        case .standAsideForFullscreen: coordinator.standAsideForFullscreen()
+        case .standAsideInPlace: coordinator.standAsideInPlace()
         case .standAside(let until):
             coordinator.standAside()
             wakeups.armPauseEnd(at: until.map(Double.init))

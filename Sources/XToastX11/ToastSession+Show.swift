@@ -17,7 +17,7 @@ extension ToastSession {
     }
 
     /// The monitors the toast goes on, and their docks, asked now.
-    private func askView() throws(X11Error) -> StartingView {
+    func askView() throws(X11Error) -> StartingView {
         let (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         return StartingView(targets: targets, panels: panels)
     }

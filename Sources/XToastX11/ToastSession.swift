@@ -31,6 +31,8 @@ public final class ToastSession {
     let fullscreenWatch: FullscreenWatch
     var watchesFullscreen = false
     let idleWatch: IdleWatch
+    /// Whether a locker or blanker covers the toast's monitors (asked before every show).
+    let lockWatch: LockWatch
     /// Standard input, with `--stdin`.
     var input: LineReader?
     /// Called once our place is on the server (`--detach`).
@@ -80,6 +82,7 @@ public final class ToastSession {
         session = Self.makeSession(for: request)
         pointer = PointerWatch(display: display, clickThrough: request.clickThrough)
         idleWatch = IdleWatch(display: display)
+        lockWatch = LockWatch(display: display)
         fresh = StartingView(
             targets: targets, panels: panels, composited: display.owner(compositor) != 0,
             settingsManager: settingsManager.map(display.owner), fullscreen: rootQuestions)
@@ -215,6 +218,7 @@ public final class ToastSession {
         if coordinator.affectsTurn(&event) { return .queueChanged }
         if coordinator.affectsPause(&event) { return .pauseChanged }
         if watchesFullscreen && fullscreenWatch.affects(event) { return .fullscreenChanged }
+        if lockWatch.affects(event) { return .lockChanged }
         if idleWatch.handle(event) { return .userReturned }
         if let showing, let translated = showing.handle(&event) {
             if case .click = translated { clickTime = UInt32(truncatingIfNeeded: event.xbutton.time) }

@@ -82,7 +82,8 @@ final class ToastWindow {
         attributes.border_pixel = 0
         attributes.save_under = 1
         // Crossing and motion events tell the pointer is over it (pause on hover, PointerWatch).
-        attributes.event_mask = ExposureMask | ButtonPressMask | PointerWatch.windowEventMask
+        // The release too: a click counts when the button comes up (`Showing`).
+        attributes.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerWatch.windowEventMask
         var mask = UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWEventMask | CWSaveUnder)
         if composited {
             // Transparent until the first frame: the compositor never shows an unpainted box.
@@ -170,6 +171,12 @@ final class ToastWindow {
         return painter.button(
             at: Point(x: unscaled(frame.x + point.x, box.x, box.width), y: unscaled(frame.y + point.y, box.y, box.height)))
     }
+
+    /// Whether `point` (window coordinates) is inside the window.
+    func contains(windowPoint point: Point) -> Bool {
+        point.x >= 0 && point.y >= 0 && point.x < frame.width && point.y < frame.height
+    }
+
     func raise() { XRaiseWindow(display.pointer, window) }
 
     /// The compositor came or went: switch between blended and shaped-opaque drawing.

@@ -282,6 +282,8 @@ public struct Atoms {
     /// `_NET_WM_STATE` it looks for. Asked with the others: no round trip of their own.
     public let clientListStacking, wmStateFullscreen, wmStateHidden, wmStateMaximizedVert, wmStateMaximizedHorz: Atom
     public let windowTypeDesktop: Atom
+    /// A dock or panel: in a toast's way even when it reserves nothing (`Coverage`).
+    public let windowTypeDock: Atom
     /// Where the accessibility bus launcher publishes its bus (see `ScreenReader`).
     public let atSpiBus: Atom
     /// Do not disturb: the root's `_XTOAST_PAUSED` (see `Pause`).
@@ -296,12 +298,13 @@ public struct Atoms {
             "_NET_WM_WINDOW_OPACITY", "_COMPTON_SHADOW", "_NET_CLIENT_LIST", "_NET_WORKAREA", "_NET_CURRENT_DESKTOP",
             "_NET_WM_STRUT_PARTIAL", "_NET_WM_STRUT", "AT_SPI_BUS", "_NET_CLIENT_LIST_STACKING", "_NET_WM_STATE_FULLSCREEN",
             "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_WINDOW_TYPE_DESKTOP",
-            "_XTOAST_PAUSED",
+            "_XTOAST_PAUSED", "_NET_WM_WINDOW_TYPE_DOCK",
         ]
         let questions = names.map { name in
             name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
         }
         xtoast_prefetch_extensions(connection)
+        LockWatch.prefetchExtension(connection)
         // 0 (None) for an atom the server did not answer: only when the connection is gone,
         // which the next Xlib call reports.
         let atoms = questions.map { question -> Atom in
@@ -321,5 +324,6 @@ public struct Atoms {
             (atoms[27], atoms[28], atoms[29], atoms[30], atoms[31])
         windowTypeDesktop = atoms[32]
         paused = atoms[33]
+        windowTypeDock = atoms[34]
     }
 }

@@ -203,7 +203,7 @@ struct QueueWorld {
             // Covered: it waits for the film in its place, and lets the others pass.
             processes[index].aside = true
             processes[index].stoodAside = true
-            begin(index, .look, QueueMember.Step(processes[index].member.standAsideForFullscreen(), .done))
+            begin(index, .look, QueueMember.Step(processes[index].member.standAsideInPlace(), .done))
         case .mine:
             // Never two at once, except a toast already told to go: one we replace, one that a
             // toast with its tag replaced, or this one, told while it looked (it reads the

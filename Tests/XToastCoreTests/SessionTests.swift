@@ -3,7 +3,7 @@ import Testing
 @testable import XToastCore
 
 /// A session machine on a virtual clock, with a stand-in for the X side: it answers each
-/// question (`lookAtScreen`, `show`, `lookAtTurn`, `lookAtFullscreen`, `lookAtIdle`,
+/// question (`lookAtScreen`, `show`, `lookAtTurn`, `lookAtLock`, `lookAtFullscreen`, `lookAtIdle`,
 /// `watchReturn`, `restack`) as `ToastSession` does, and records every effect. Nothing sleeps:
 /// time is a number the test moves.
 struct VirtualSession {
@@ -15,6 +15,8 @@ struct VirtualSession {
     /// Whether a fullscreen window covers the toast's monitors; the user's idle time, and
     /// whether the server has an idle alarm.
     var covered = false
+    /// Whether a locker or the screen saver covers them (issue #22).
+    var locked = false
     var idleSeconds: Double? = 0
     var idleAlarm = true
     /// What the screen is like when the toast shows.
@@ -51,6 +53,7 @@ struct VirtualSession {
         case .show: .shown
         case .lookAtTurn: .turn(turn)
         case .lookAtFullscreen: .fullscreen(covered: covered)
+        case .lookAtLock: .lock(covered: locked)
         case .lookAtIdle: .idle(seconds: idleSeconds)
         case .watchReturn: idleAlarm ? nil : .noReturnAlarm
         case .restack: .sliding(until: slideDuration.map { now + $0 })
@@ -395,7 +398,7 @@ struct SessionTests {
         var delayed = VirtualSession(plan)
         delayed.covered = true
         // It waits aside in its place, so that the toasts behind it are not held too.
-        #expect(delayed.send(.start).suffix(3) == [.lookAtFullscreen, .standAsideForFullscreen, .watchFullscreen])
+        #expect(delayed.send(.start).suffix(3) == [.lookAtFullscreen, .standAsideInPlace, .watchFullscreen])
         delayed.advance(to: 600)
         #expect(delayed.session.phase == .waiting(.asideForFullscreen))
         #expect(delayed.send(.fullscreenChanged) == [.lookAtFullscreen, .watchFullscreen])

@@ -74,6 +74,13 @@ struct WorkAreaTests {
         #expect(WorkArea.usable(left, screen: screen, struts: [strut], workArea: nil) == Rect(x: 0, y: 0, width: 1920, height: 1057))
     }
 
+    @Test("A range of 0…0 is the whole edge (awesome's wibar), as other clients read it")
+    func wholeEdge() throws {
+        let wibar = try #require(Strut(partial: partial(top: 22), screen: screen))
+        #expect(WorkArea.usable(left, screen: screen, struts: [wibar], workArea: nil).y == 22)
+        #expect(WorkArea.usable(right, screen: screen, struts: [wibar], workArea: nil).y == 22)
+    }
+
     @Test("A range running past the screen's edge is cut at it")
     func rangeCut() throws {
         let strut = try #require(Strut(partial: partial(bottom: 23, bottomX: (1000, UInt32.max)), screen: screen))

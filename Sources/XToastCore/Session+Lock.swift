@@ -1,0 +1,33 @@
+/// Never over a locked screen (issue #22): before anything else, a toast whose turn came asks
+/// whether a locker, a blanker or the screen saver covers its monitors (`Coverage` decides on the
+/// X side). While it does, the toast stands aside in its place, as one delayed by a fullscreen
+/// window does (the toasts behind pass it, and stand aside too), and nothing of it shows: not its
+/// text, not a redacted box (the locker owns the screen; a box of ours over it could hide its
+/// prompt). Once unlocked the toasts that waited show in the order they started.
+extension Session {
+    /// Asks whether the screen is locked before anything shows.
+    mutating func showUnlessLocked() -> [Effect] {
+        phase = .waiting(.behindLock)
+        return [.lookAtLock]
+    }
+
+    /// The answer to `lookAtLock`.
+    mutating func lock(covered: Bool, while waiting: Waiting) -> [Effect] {
+        switch waiting {
+        case .behindLock:
+            guard covered else { return showUnlessCovered() }
+            phase = .waiting(.locked)
+            // Stacked toasts keep nobody waiting: they wait in their place.
+            return plan.stack ? [.watchLock] : [.standAsideInPlace, .watchLock]
+        case .locked:
+            guard !covered else { return [] }
+            if plan.stack { return showUnlessLocked() }
+            // Still in its place, as after a fullscreen window: the lock is asked about again at
+            // the turn.
+            phase = .waiting(.forTurn)
+            return [.lookAtTurn]
+        default:
+            return []
+        }
+    }
+}

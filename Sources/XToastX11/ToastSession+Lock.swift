@@ -1,0 +1,28 @@
+import CX11
+import XToastCore
+
+/// The lock's effects (issue #22): looking whether the screen is locked, and watching for the
+/// unlock.
+extension ToastSession {
+    func carryOutLock(_ effect: Session.Effect) throws(X11Error) {
+        switch effect {
+        case .lookAtLock:
+            try feed(.lock(covered: try isLocked()))
+        case .watchLock:
+            lockWatch.watch()
+            // Watched from this read on: should it have ended in between, look again.
+            if try !isLocked() { try feed(.lockChanged) }
+        default: break
+        }
+    }
+
+    /// Whether a locker, a blanker or the screen saver covers a monitor the toast goes on. At
+    /// start the answers came with the docks' struts; later the monitors are asked again (and
+    /// kept for the show that follows).
+    private func isLocked() throws(X11Error) -> Bool {
+        let view: StartingView
+        if let fresh { view = fresh } else { view = try askView() }
+        fresh = view
+        return lockWatch.covered(view.targets.map(\.rect), panels: view.panels.resolve())
+    }
+}

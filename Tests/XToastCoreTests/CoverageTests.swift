@@ -1,0 +1,107 @@
+import Testing
+
+@testable import XToastCore
+
+/// Two 1920x1080 monitors side by side, as on the test display.
+private let screen = Size(width: 3840, height: 1080)
+private let left = Rect(x: 0, y: 0, width: 1920, height: 1080)
+private let right = Rect(x: 1920, y: 0, width: 1920, height: 1080)
+private let whole = Rect(x: 0, y: 0, width: 3840, height: 1080)
+
+/// An override-redirect window the window manager knows nothing of.
+private func unmanaged(_ frame: Rect, inputOnly: Bool = false, viewable: Bool = true, holdsClient: Bool = false) -> TopLevelWindow {
+    TopLevelWindow(id: 7, frame: frame, isOverrideRedirect: true, isInputOnly: inputOnly, isViewable: viewable, holdsClient: holdsClient)
+}
+
+@Suite("Coverage: what covers a monitor and what is in a toast's way")
+struct CoverageTests {
+    @Test("A locker over the whole screen covers every monitor")
+    func locker() {
+        #expect(Coverage.covered([unmanaged(whole)], screenSaverOn: false, monitors: [left, right]) == [true, true])
+    }
+
+    @Test("An override-redirect window over one monitor (a game) covers that one only")
+    func oneMonitor() {
+        #expect(Coverage.covered([unmanaged(left)], screenSaverOn: false, monitors: [left, right]) == [true, false])
+    }
+
+    @Test(
+        "What never covers: InputOnly, unmapped, a window manager's frame, a managed window, one a pixel short",
+        arguments: [
+            unmanaged(whole, inputOnly: true),
+            unmanaged(whole, viewable: false),
+            unmanaged(whole, holdsClient: true),  // i3's frame around a fullscreen film
+            TopLevelWindow(id: 7, frame: whole),
+            unmanaged(Rect(x: 0, y: 1, width: 3840, height: 1079)),
+            unmanaged(Rect(x: -100, y: -100, width: 1, height: 1)),  // Openbox's helper
+        ])
+    func notCovering(window: TopLevelWindow) {
+        #expect(Coverage.covered([window], screenSaverOn: false, monitors: [left, right]) == [false, false])
+    }
+
+    @Test("The screen saver on covers every monitor, windows or not")
+    func screenSaver() {
+        #expect(Coverage.covered([], screenSaverOn: true, monitors: [left, right]) == [true, true])
+    }
+
+    @Test("dwm's bar, an unmanaged strip across the top of a monitor, is in the way there only")
+    func dwmBar() {
+        let bar = unmanaged(Rect(x: 0, y: 0, width: 1920, height: 22))
+        let reserved = Coverage.inTheWay([bar], monitors: [left, right])
+        #expect(
+            WorkArea.usable(left, screen: screen, struts: [], workArea: nil, inTheWay: reserved)
+                == Rect(x: 0, y: 22, width: 1920, height: 1058))
+        #expect(WorkArea.usable(right, screen: screen, struts: [], workArea: nil, inTheWay: reserved) == right)
+    }
+
+    @Test("A visible dock with no strut at the bottom (Xfce's auto-hiding launcher) lifts toasts above it")
+    func strutlessDock() {
+        let launcher = TopLevelWindow(id: 9, frame: Rect(x: 800, y: 1032, width: 320, height: 48), isDock: true)
+        let band = Coverage.band(of: launcher, on: left)
+        #expect(band?.edge == .bottom)
+        #expect(band?.rect == Rect(x: 800, y: 1032, width: 320, height: 48))
+        let usable = WorkArea.usable(
+            left, screen: screen, struts: [], workArea: nil, inTheWay: Coverage.inTheWay([launcher], monitors: [left]))
+        #expect(usable.maxY == 1032)
+    }
+
+    @Test(
+        "Not in the way: a dock with a strut (WorkArea reads it), a hidden dock, a small override-redirect window (a toast), a tall strip, a frame",
+        arguments: [
+            TopLevelWindow(id: 9, frame: Rect(x: 800, y: 1032, width: 320, height: 48), isDock: true, hasStrut: true),
+            TopLevelWindow(id: 9, frame: Rect(x: 800, y: 1032, width: 320, height: 48), isViewable: false, isDock: true),
+            TopLevelWindow(id: 9, frame: Rect(x: 800, y: 1079, width: 320, height: 1), isViewable: false, isDock: true),
+            unmanaged(Rect(x: 860, y: 1027, width: 200, height: 38)),
+            unmanaged(Rect(x: 0, y: 0, width: 1920, height: 600)),
+            unmanaged(Rect(x: 0, y: 0, width: 1920, height: 22), holdsClient: true),
+            unmanaged(Rect(x: 0, y: 0, width: 1920, height: 22), inputOnly: true),
+            TopLevelWindow(id: 9, frame: Rect(x: 800, y: 500, width: 320, height: 48), isDock: true),  // floating mid-screen
+        ])
+    func notInTheWay(window: TopLevelWindow) {
+        #expect(Coverage.inTheWay([window], monitors: [left]).isEmpty)
+    }
+
+    @Test("A dock along the left edge keeps toasts to its right")
+    func leftDock() {
+        let dock = TopLevelWindow(id: 9, frame: Rect(x: 1920, y: 300, width: 64, height: 480), isDock: true)
+        let reserved = Coverage.inTheWay([dock], monitors: [left, right])
+        #expect(WorkArea.usable(right, screen: screen, struts: [], workArea: nil, inTheWay: reserved).x == 1984)
+        #expect(WorkArea.usable(left, screen: screen, struts: [], workArea: nil, inTheWay: reserved) == left)
+    }
+
+    @Test("No stacking list (dwm): a film fullscreen on one monitor covers it while the focus is on the other")
+    func dwmFilm() {
+        let film = ClientWindow(id: 1, frame: left, isFullscreen: true)
+        let terminal = ClientWindow(id: 2, frame: Rect(x: 1920, y: 22, width: 1920, height: 1058))
+        let snapshot = DesktopSnapshot(active: terminal, unordered: [film, terminal])
+        #expect(Fullscreen.covered(snapshot, monitors: [left, right]) == [true, false])
+        var hidden = film
+        hidden.isHidden = true
+        #expect(
+            Fullscreen.covered(DesktopSnapshot(active: terminal, unordered: [hidden, terminal]), monitors: [left, right]) == [false, false])
+        // With a stacking list, the list decides (a window over the film uncovers it).
+        let over = ClientWindow(id: 3, frame: left, isMaximized: true)
+        let stacked = DesktopSnapshot(stacking: [film, over, terminal], active: terminal, unordered: [film])
+        #expect(Fullscreen.covered(stacked, monitors: [left, right]) == [false, false])
+    }
+}

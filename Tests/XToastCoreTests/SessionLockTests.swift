@@ -1,0 +1,67 @@
+import Testing
+
+@testable import XToastCore
+
+@Suite("Session machine: never over a locked screen")
+struct SessionLockTests {
+    @Test("Locked at its turn: out of the queue, nothing shown, back at the end once unlocked")
+    func waitsOutOfTheQueue() {
+        var v = VirtualSession(SessionTests.plan())
+        v.locked = true
+        #expect(v.send(.start).suffix(3) == [.lookAtLock, .standAsideInPlace, .watchLock])
+        v.advance(to: 600)
+        #expect(v.session.phase == .waiting(.locked))
+        #expect(v.effects.shows.isEmpty)
+        #expect(v.send(.queueChanged).isEmpty, "out of the queue, it does not look at its turn")
+        #expect(v.send(.lockChanged) == [.lookAtLock], "still locked: it goes on waiting")
+        v.locked = false
+        let back = v.send(.lockChanged)
+        #expect(back.prefix(3) == [.lookAtLock, .join, .lookAtTurn])
+        #expect(back.shows == [SessionTests.message])
+        #expect(v.runToEnd() == .expired)
+    }
+
+    @Test("Whatever its fullscreen policy (an OSD's is show), the lock is asked first")
+    func everyToastAsks() {
+        for policy in FullscreenPolicy.allCases {
+            var plan = SessionTests.plan()
+            plan.fullscreen = policy
+            var v = VirtualSession(plan)
+            v.locked = true
+            v.covered = true
+            #expect(v.send(.start).suffix(3) == [.lookAtLock, .standAsideInPlace, .watchLock], "\(policy)")
+            #expect(!v.effects.contains(.lookAtFullscreen))
+        }
+    }
+
+    @Test("Unlocked onto a film: the fullscreen policy decides next")
+    func thenTheFilm() {
+        var plan = SessionTests.plan()
+        plan.fullscreen = .drop
+        var v = VirtualSession(plan)
+        v.locked = true
+        v.covered = true
+        v.send(.start)
+        v.locked = false
+        #expect(v.send(.lockChanged).suffix(2) == [.lookAtFullscreen, .finish(.dropped)])
+    }
+
+    @Test("Stacked: waits in its place (it holds nobody up) and shows once unlocked")
+    func stacked() {
+        var v = VirtualSession(SessionTests.plan(stack: true))
+        v.locked = true
+        #expect(v.send(.start).suffix(2) == [.lookAtLock, .watchLock])
+        #expect(!v.effects.contains(.standAsideInPlace))
+        v.locked = false
+        #expect(v.send(.lockChanged).shows == [SessionTests.message])
+    }
+
+    @Test("Dismissed while it waits for the unlock: ends, never shown")
+    func dismissed() {
+        var v = VirtualSession(SessionTests.plan())
+        v.locked = true
+        v.send(.start)
+        #expect(v.send(.remote(.dismiss)) == [.finish(.dismissed)])
+        #expect(v.effects.shows.isEmpty)
+    }
+}

@@ -1,0 +1,91 @@
+import CX11
+import Foundation
+import Testing
+
+extension OnScreen {
+    /// Issue #22: nothing shows over a locked or blanked screen; what waited shows after the
+    /// unlock. Real i3lock (it needs no PAM to show; killing it unlocks) on private servers.
+    @Suite struct Locked {
+        /// A plain toast and an OSD started while i3lock is up: neither maps a window while it
+        /// is (the screen is the locker's colour where they would be), both leave the queue
+        /// to wait, and both show, in turn, once i3lock is gone.
+        @Test func nothingShowsOverI3lockAndWhatWaitedShowsAfter() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            let locker = try startI3lock(on: server, watcher: watcher)
+            watcher.watchRootProperties()
+            let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.3", "--print-outcome"]
+            let secret = try XToastProcess(quick + ["Secret text"], display: server.name)
+            // It joins the queue, finds the lock and leaves the queue to wait for its end.
+            try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
+            #expect(watcher.liveTickets("_XTOAST_QUEUE").isEmpty, "the toast waits in the queue")
+            let osd = try XToastProcess(quick + ["--progress", "40", "Volume"], display: server.name)
+            try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
+            // Absence has no event: half a second is many times what a toast takes to show.
+            let deadline = Date().addingTimeInterval(0.5)
+            while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
+                #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "a toast showed over the locker")
+            }
+            let shot = try Screenshot(display: server.name)
+            #expect(shot.pixel(1920, 1080 - 15 - 19) == lockerColour, "the bottom centre is the locker's")
+
+            locker.stop()
+            let events = try watcher.recordToasts(timeout: 10) { $0.filter(\.mapped).count == 2 }
+            #expect(Set(events.filter(\.mapped).map(\.pid)) == [secret.child.pid, osd.child.pid])
+            #expect(try secret.wait().stdout == "expired\n")
+            #expect(try osd.wait().stdout == "expired\n")
+        }
+
+        /// The server's own screen saver on (blanked): a toast waits until it is off.
+        @Test func aBlankedScreenHoldsTheToastUntilTheSaverGoes() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            try runTool("xset", ["s", "600", "600"], display: server.name)
+            try runTool("xset", ["s", "activate"], display: server.name)
+            watcher.watchRootProperties()
+            let toast = try XToastProcess(["--duration", "0.3", "--print-outcome", "Blanked"], display: server.name)
+            try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
+            #expect(watcher.mappedToasts().isEmpty)
+            try runTool("xset", ["s", "reset"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            try watcher.waitForDestroy(window)
+            #expect(try toast.wait().stdout == "expired\n")
+        }
+
+        /// Override-redirect windows that are no locker: an InputOnly one over the screen, and a
+        /// strip (a menu) do not hold a toast.
+        @Test func inputOnlyAndSmallOverrideRedirectWindowsDoNotLock() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            var attributes = XSetWindowAttributes()
+            attributes.override_redirect = 1
+            let catcher = XCreateWindow(
+                watcher.display, watcher.root, 0, 0, 3840, 1080, 0, 0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect), &attributes)
+            let menu = XCreateWindow(
+                watcher.display, watcher.root, 0, 0, 3840, 30, 0, Int32(CopyFromParent), UInt32(InputOutput), nil, UInt(CWOverrideRedirect),
+                &attributes)
+            XMapWindow(watcher.display, catcher)
+            XMapWindow(watcher.display, menu)
+            XSync(watcher.display, 0)
+            let toast = try XToastProcess(["--duration", "0.3", "--print-outcome", "Not locked"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            try watcher.waitForDestroy(window)
+            #expect(try toast.wait().stdout == "expired\n")
+        }
+    }
+}
+
+/// i3lock's colour in these tests (`-c`).
+private let lockerColour = (r: 0x80, g: 0x20, b: 0x20)
+
+/// Starts i3lock (`-n`: in the foreground) and returns once its window covers the screen.
+private func startI3lock(on server: PrivateXServer, watcher: XWatcher) throws -> Child {
+    let locker = try Child(["i3lock", "-n", "-c", "802020"], environment: ["DISPLAY": server.name])
+    _ = try watcher.waitFor("i3lock's window over the screen", timeout: 10) { () -> Bool? in
+        watcher.stackingOrder().contains { window in
+            guard let attributes = watcher.attributes(window) else { return false }
+            return attributes.override_redirect != 0 && attributes.map_state == IsViewable && attributes.width == 3840
+        } ? true : nil
+    }
+    return locker
+}

@@ -1,0 +1,160 @@
+import CX11
+import Foundation
+import Testing
+
+extension OnScreen {
+    /// Issue #22: what the window manager does not describe. Real dwm (its bar is an
+    /// override-redirect strip, it publishes no stacking list) on two monitors of a private
+    /// server.
+    @Suite struct UndescribedDesktop {
+        @Test func dwmsBarAndAFilmOnTheMonitorWithoutTheFocus() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
+            try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
+            let watcher = try XWatcher(display: server.name)
+            try runTool("xdotool", ["mousemove", "500", "500"], display: server.name)
+            let dwm = try Child(["dwm"], environment: ["DISPLAY": server.name])
+            defer { dwm.stop() }
+            // Its bars: override-redirect strips across the top of each monitor.
+            let bar = try watcher.waitFor("dwm's bars", timeout: 10) { () -> Int? in
+                let bars = watcher.stackingOrder().compactMap { window -> Int? in
+                    guard let a = watcher.attributes(window), a.override_redirect != 0, a.map_state == IsViewable, a.y == 0,
+                        a.width == 1920, a.height < 100
+                    else { return nil }
+                    return Int(a.height)
+                }
+                return bars.count == 2 ? bars[0] : nil
+            }
+
+            // A top toast sits 15 px below the bar, not in it.
+            let top = try XToastProcess(
+                ["--monitor", "L", "--position", "top", "--duration", "0.3", "Below the bar"], display: server.name)
+            let topWindow = try #require(try watcher.waitForToasts().first)
+            #expect(watcher.geometry(topWindow)?.y == bar + 15)
+            #expect(try top.wait().status == 0)
+
+            // A film fullscreen on L, then the focus on R with a window there.
+            let film = try PlainClient(display: server.name, name: "film")
+            _ = try watcher.waitFor("the film managed", timeout: 5) { watcher.geometry(film.id)?.y == bar ? true : nil }
+            film.requestFullscreen(true)
+            _ = try watcher.waitFor("the film fullscreen", timeout: 5) { watcher.geometry(film.id)?.height == 1080 ? true : nil }
+            try runTool("xdotool", ["mousemove", "2500", "500"], display: server.name)
+            let terminal = try PlainClient(display: server.name, name: "terminal")
+            _ = try watcher.waitFor("the terminal on R, active", timeout: 5) { () -> Bool? in
+                let active = watcher.longs(watcher.root, "_NET_ACTIVE_WINDOW", type: Atom(XA_WINDOW), limit: 1).first
+                return active == UInt(terminal.id) && (watcher.geometry(terminal.id)?.x ?? 0) >= 1920 ? true : nil
+            }
+            #expect(watcher.longs(watcher.root, "_NET_CLIENT_LIST_STACKING", type: Atom(XA_WINDOW)).isEmpty)
+
+            // A plain toast for L waits for the film (it used to show over it).
+            watcher.watchRootProperties()
+            let later = try XToastProcess(
+                ["--monitor", "L", "--duration", "0.3", "--fade-in", "0", "--fade-out", "0", "--print-outcome", "After the film"],
+                display: server.name)
+            try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
+            let deadline = Date().addingTimeInterval(0.5)
+            while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
+                #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "a delayed toast showed over the film")
+            }
+            film.requestFullscreen(false)
+            let shown = try #require(try watcher.waitForToasts().first)
+            #expect((watcher.geometry(shown)?.x ?? 9999) < 1920)
+            #expect(try later.wait().stdout == "expired\n")
+            withExtendedLifetime((film, terminal)) {}
+        }
+    }
+}
+
+extension OnScreen.UndescribedDesktop {
+    /// awesome's wibar declares its strut with a range of 0…0: the whole top edge.
+    @Test func awesomesWibar() throws {
+        let server = try PrivateXServer(width: 3840, height: 1080)
+        try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
+        try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
+        let watcher = try XWatcher(display: server.name)
+        let bus = try PrivateBus(display: server.name)
+        let folder = temporaryPath("-awesome")
+        let awesome = try Child(
+            ["awesome"], environment: ["DISPLAY": server.name, "DBUS_SESSION_BUS_ADDRESS": bus.address],
+            stdout: folder + ".log", stderr: folder + ".log")
+        defer { awesome.stop() }
+        let wibar = try watcher.waitFor("awesome's wibar", timeout: 15) { () -> Int? in
+            let struts: [[UInt]] = watcher.stackingOrder().map {
+                watcher.longs($0, "_NET_WM_STRUT_PARTIAL", type: Atom(XA_CARDINAL), limit: 12)
+            }
+            // The top edge's thickness, its range 0…0.
+            let top = struts.first { (strut: [UInt]) -> Bool in strut.count == 12 && strut[2] > 0 && strut[8] == 0 && strut[9] == 0 }
+            return top.map { Int($0[2]) }
+        }
+        let toast = try XToastProcess(
+            ["--monitor", "L", "--position", "top", "--duration", "0.3", "Below the wibar"], display: server.name)
+        let window = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.geometry(window)?.y == wibar + 15)
+        #expect(try toast.wait().status == 0)
+        withExtendedLifetime(bus) {}
+    }
+
+    /// Xfce's bottom launcher hides when windows cover it, so it reserves nothing; visible, it
+    /// is in the way all the same: the default toast sits 15 px above it, not on its icons.
+    @Test func xfcesLauncherWithoutAStrut() throws {
+        let server = try PrivateXServer(width: 3840, height: 1080)
+        try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
+        try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
+        let watcher = try XWatcher(display: server.name)
+        let bus = try PrivateBus(display: server.name)
+        let environment: [String: String?] = [
+            "DISPLAY": server.name, "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_CONFIG_HOME": temporaryPath("-xfce-config"),
+        ]
+        let xfconfd = try Child(["/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd"], environment: environment)
+        defer { xfconfd.stop() }
+        let panel = try Child(["xfce4-panel"], environment: environment)
+        defer { panel.stop() }
+        let dock = watcher.atom("_NET_WM_WINDOW_TYPE_DOCK")
+        let launcher = try watcher.waitFor("the launcher, a dock without a strut", timeout: 20) { () -> Int? in
+            watcher.stackingOrder().compactMap { window -> Int? in
+                guard watcher.longs(window, "_NET_WM_WINDOW_TYPE", type: Atom(XA_ATOM), limit: 4).contains(UInt(dock)),
+                    watcher.longs(window, "_NET_WM_STRUT_PARTIAL", type: Atom(XA_CARDINAL), limit: 12).isEmpty,
+                    let a = watcher.attributes(window), a.map_state == IsViewable, a.y > 900, a.x < 1920
+                else { return nil }
+                return Int(a.y)
+            }.first
+        }
+        try runTool("xdotool", ["mousemove", "2500", "300"], display: server.name)
+        let toast = try XToastProcess(["--monitor", "L", "--duration", "0.3", "Above the launcher"], display: server.name)
+        let window = try #require(try watcher.waitForToasts().first)
+        let frame = try #require(watcher.geometry(window))
+        #expect(frame.y + frame.height == launcher - 15, "\(frame), the launcher at \(launcher)")
+        #expect(try toast.wait().status == 0)
+        withExtendedLifetime(bus) {}
+    }
+}
+
+/// A plain top-level window on its own connection, which asks for fullscreen as players do.
+private final class PlainClient {
+    let display: OpaquePointer
+    let id: Window
+
+    init(display name: String, name title: String) throws {
+        guard let display = XOpenDisplay(name) else { throw TestFailure("cannot open display \(name)") }
+        self.display = display
+        id = XCreateSimpleWindow(display, XDefaultRootWindow(display), 100, 100, 400, 300, 0, 0, 0)
+        XStoreName(display, id, title)
+        XMapWindow(display, id)
+        XSync(display, 0)
+    }
+
+    deinit { XCloseDisplay(display) }
+
+    func requestFullscreen(_ on: Bool) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = id
+        event.xclient.message_type = XInternAtom(display, "_NET_WM_STATE", 0)
+        event.xclient.format = 32
+        event.xclient.data.l.0 = on ? 1 : 0
+        event.xclient.data.l.1 = Int(XInternAtom(display, "_NET_WM_STATE_FULLSCREEN", 0))
+        event.xclient.data.l.3 = 1
+        XSendEvent(display, XDefaultRootWindow(display), 0, SubstructureRedirectMask | SubstructureNotifyMask, &event)
+        XSync(display, 0)
+    }
+}
