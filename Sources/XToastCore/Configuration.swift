@@ -54,6 +54,8 @@ public struct Configuration: Sendable {
         case generateCompletion(Shell)
         /// `--notification-service`: serve applications' notifications on the session bus.
         case notificationService
+        /// `--press [LABEL]`: click the toast on screen, or its button LABEL.
+        case press
     }
 
     public enum Shell: String, CaseIterable, Sendable {

@@ -335,6 +335,11 @@ public enum OptionTable {
             config, _ throws(OptionError) in try setMode(&config, .resume)
         },
         OptionDefinition(
+            "press", scope: .invocation,
+            help:
+                "Click the toast on screen (its --action) from a keybinding, or with a label after it its button of that label (xtoast --press Yes); then exit, 1 when no toast on screen has it."
+        ) { config, _ throws(OptionError) in try setMode(&config, .press) },
+        OptionDefinition(
             "notification-service", scope: .invocation,
             help:
                 "Serve applications' notifications (org.freedesktop.Notifications) on the session bus as toasts in the same queue; the bus starts it, and it exits after 30 s with nothing to show. Exits 69 if another program owns the name."
@@ -432,6 +437,9 @@ public enum OptionTable {
         }
     }
 
+    /// The commands of the control surface (#21): each is one call's whole job.
+    static let controlCommands: [Configuration.Mode] = [.press]
+
     static func setMode(_ config: inout Configuration, _ mode: Configuration.Mode) throws(OptionError) {
         let exclusive: [Configuration.Mode] = [.dismiss, .dismissAll, .cancelScheduled]
         if exclusive.contains(config.mode) && exclusive.contains(mode) && config.mode != mode {
@@ -446,6 +454,11 @@ public enum OptionTable {
         }
         // --help and --version win over everything else, as in every other tool.
         if config.mode == .help || config.mode == .version { return }
+        if (controlCommands.contains(mode) || controlCommands.contains(config.mode)) && config.mode != .show && config.mode != mode
+            && mode != .help && mode != .version
+        {
+            throw OptionError("--press is a whole call: it cannot be used with another command (--dismiss, --pause, --print-config…)")
+        }
         config.mode = mode
     }
 }

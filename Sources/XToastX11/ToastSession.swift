@@ -87,8 +87,8 @@ public final class ToastSession {
         case .now: at = nil
         }
         coordinator = Coordinator(
-            display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil, urgent: request.urgent,
-            warn: warn)
+            display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil,
+            buttons: request.content.buttons, urgent: request.urgent, warn: warn)
     }
 
     /// Frames per second when RandR does not know the monitor's refresh rate.
@@ -207,7 +207,14 @@ public final class ToastSession {
 
     /// An X event in the session's terms, if it means anything to it.
     private func translate(_ event: inout XEvent) -> Session.Event? {
-        if let command = coordinator.command(in: &event) { return .remote(command) }
+        if let (command, argument) = coordinator.command(in: &event) {
+            let buttons = request.content.buttons.count
+            guard let translated = Press.event(command, argument: argument, buttons: buttons) else {
+                warn("ignored a press of button \(argument): this toast has \(buttons)")
+                return nil
+            }
+            return translated
+        }
         if request.stack && coordinator.affectsStack(&event) { return .stackChanged }
         if coordinator.affectsTurn(&event) { return .queueChanged }
         if coordinator.affectsPause(&event) { return .pauseChanged }

@@ -49,6 +49,8 @@ struct XToastCommand {
                 }
                 if request.mode == .resume && !parsed.words.isEmpty { throw OptionError("--resume takes no words") }
                 pauseLength = try Pause.length(words: parsed.words)
+            case .press:
+                (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
             case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
                 (delivery, reschedule) = try Scheduling.delivery(for: request)
                 runCommand = try Invocation.check(request, parsed)
@@ -75,6 +77,7 @@ struct XToastCommand {
             Output.write(configurationReport(sources))
             return ExitStatus.success
         }
+        if settings.mode == .press, let display = sources.display { return try Control.press(parsed.words, display: display) }
         if settings.mode != .show, let display = sources.display {
             command(settings, display: display)
             return ExitStatus.success
@@ -100,7 +103,7 @@ struct XToastCommand {
         case .generateManual: Documentation.manual
         case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
-        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService: nil
+        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press: nil
         }
     }
 
