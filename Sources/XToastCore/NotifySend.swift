@@ -44,6 +44,7 @@ public enum NotifySend {
         var tag: String?
         var replaceID: Int?
         var printsID = false
+        var transient = false
         var index = 0
 
         /// The options that take a value, long name by short letter.
@@ -77,10 +78,11 @@ public enum NotifySend {
                 let label = equals.map { String(text[text.index(after: $0)...]) } ?? text
                 invocation.actions.append((name, label))
             case "print-id": printsID = true
+            case "transient": transient = true
             case "wait": invocation.waits = true
             case "version": invocation.mode = .version
             case "help": invocation.mode = .help
-            default: break  // app-name, category, transient: nothing to do without a daemon
+            default: break  // app-name, category: nothing to do without a daemon
             }
         }
 
@@ -170,6 +172,7 @@ public enum NotifySend {
             invocation.waits = true
             for action in invocation.actions.prefix(8) { xtoast += ["--button", action.label.isEmpty ? action.name : action.label] }
         }
+        if transient { xtoast.append("--no-history") }
         if !invocation.waits { xtoast += ["--detach"] }
         if words.count == 2 && !words[1].isEmpty { xtoast += ["--title", summary, "--", words[1]] } else { xtoast += ["--", summary] }
         invocation.arguments = xtoast
@@ -191,7 +194,7 @@ public enum NotifySend {
           -a, --app-name=APP_NAME     accepted, not shown
           -i, --icon=ICON             an icon name or a file
           -c, --category=TYPE[,TYPE…] accepted, not used
-          -e, --transient             accepted (xtoast keeps no history)
+          -e, --transient             kept out of the history (xtoast --history)
           -h, --hint=TYPE:NAME:VALUE  int:value:N (a progress bar), string:x-dunst-stack-tag:T and
                                       string:x-canonical-private-synchronous:T (replace in place),
                                       string:image-path:P (the icon); others are ignored

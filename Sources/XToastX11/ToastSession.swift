@@ -45,6 +45,10 @@ public final class ToastSession {
 
     /// How the `--run` command ended, once it has.
     public var commandStatus: Int32? { session.commandStatus }
+    /// When its first frame went out (wall clock, seconds since 1970); nil if it never showed.
+    public internal(set) var shownAt: Double?
+    /// What it says now (after `--stdin` lines and a `--run` command's end): the history's entry.
+    public var content: ToastContent { session.content }
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.

@@ -49,8 +49,9 @@ struct XToastCommand {
                 }
                 if request.mode == .resume && !parsed.words.isEmpty { throw OptionError("--resume takes no words") }
                 pauseLength = try Pause.length(words: parsed.words)
-            case .press:
+            case .press, .history, .reshow:
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
+                try Control.check(request.mode, words: parsed.words)
             case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
                 (delivery, reschedule) = try Scheduling.delivery(for: request)
                 runCommand = try Invocation.check(request, parsed)
@@ -68,6 +69,9 @@ struct XToastCommand {
             return ExitStatus.success
         }
         if request.mode == .notificationService { return try NotificationServiceMode.run(request) }
+        // The history is the user's file: no display is needed to read it.
+        if request.mode == .history { return try Control.history(json: request.json) }
+        if request.mode == .reshow { return try Control.reshow(parsed) }
         // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
         if request.mode == .show && !request.detach { startLoadingFonts() }
         let message = request.mode == .show ? try self.message() : ""
@@ -103,7 +107,8 @@ struct XToastCommand {
         case .generateManual: Documentation.manual
         case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
-        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press: nil
+        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press, .history, .reshow:
+            nil
         }
     }
 
@@ -279,6 +284,7 @@ struct XToastCommand {
             let session = try ToastSession(toast, display: display, wakeups: wakeups, warn: warn)
             outcome = try session.run(queued: Detach.isChild ? { Detach.queued() } : nil)
             commandStatus = session.commandStatus
+            if settings.inHistory { Control.record(session, outcome: outcome, settings: settings) }
         } catch let error as CommandError {
             throw error
         } catch let error as X11Error {
