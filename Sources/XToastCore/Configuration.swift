@@ -24,6 +24,10 @@ public struct Configuration: Sendable {
     public var buttons: [String] = []
     public var detach = false
     public var printOutcome = false
+    /// Kept in the history (`in-history = false`, `--no-history`; notify-send's `-e`).
+    public var inHistory = true
+    /// `--json`: `--history` and `--list` print JSON Lines.
+    public var json = false
     /// `--in`: seconds.
     public var delay: Double?
     /// `--at` as written; made an instant with the time zone rules by the command.
@@ -54,6 +58,10 @@ public struct Configuration: Sendable {
         case generateCompletion(Shell)
         /// `--notification-service`: serve applications' notifications on the session bus.
         case notificationService
+        /// `--press [LABEL]`: click the toast on screen, or its button LABEL.
+        case press
+        /// `--history`: the toasts shown, newest first; `--reshow [N]`: show one again.
+        case history, reshow
     }
 
     public enum Shell: String, CaseIterable, Sendable {

@@ -45,8 +45,8 @@ public struct NotificationHints: Equatable, Sendable {
     public var value: Int?
     /// `x-dunst-stack-tag`, `x-canonical-private-synchronous`: replace the toast with the same tag.
     public var stackTag: String?
-    /// `transient`, `resident`: read, with nothing to change (xtoast keeps no history, and a
-    /// toast ends when it is clicked).
+    /// `transient`: kept out of the history (`--no-history`); `resident`: read, with nothing to
+    /// change (a toast ends when it is clicked).
     public var transient = false
     public var resident = false
     /// Hints of a type the spec does not give them, by name: one warning, then ignored.

@@ -74,6 +74,7 @@ public struct NotificationToast: Equatable, Sendable {
             arguments += ["--button", text]
         }
         if hasDefault { arguments.append("--action") }
+        if request.hints.transient { arguments.append("--no-history") }
         (buttonKeys, self.labels, hasDefaultAction) = (keys, labels, hasDefault)
 
         // Summary over body, as daemons draw them; one of them alone is the message. The title

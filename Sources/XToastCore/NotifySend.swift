@@ -68,7 +68,7 @@ public enum NotifySend {
           -i, --icon=ICON             an icon name or a file; one that cannot be read is left
                                       out, with a warning
           -c, --category=TYPE[,TYPE…] accepted, not used
-          -e, --transient             accepted (xtoast keeps no history)
+          -e, --transient             kept out of the history (xtoast --history)
           -h, --hint=TYPE:NAME:VALUE  int:value:N (a progress bar), string:x-dunst-stack-tag:T and
                                       string:x-canonical-private-synchronous:T (replace in place),
                                       string:image-path:P (the icon); others are ignored
@@ -94,6 +94,8 @@ extension NotifySend {
         var replaceID: Int?
         var printsID = false
         var waits = false
+        /// `-e` or the `transient` hint: kept out of the history.
+        var transient = false
         var actions: [(name: String, label: String)] = []
         /// How many `-A` options were given: an action without a name is named by its index.
         var actionCount = 0
@@ -115,10 +117,11 @@ extension NotifySend {
             case "hint": try apply(try NotifySend.Hint(value))
             case "action": addAction(value)
             case "print-id": printsID = true
+            case "transient": transient = true
             case "wait": waits = true
             case "version": mode = .version
             case "help": mode = .help
-            default: break  // app-name, category, transient: nothing to do without a daemon
+            default: break  // app-name, category: nothing to do without a daemon
             }
         }
 
@@ -141,6 +144,8 @@ extension NotifySend {
                 tag = NotifySend.tag(hint.text)
             case ("image-path", _), ("image_path", _): icon = NotifySend.fileURLPath(hint.text)
             case ("urgency", .number(let level)): urgency = NotifySend.urgencies[min(Int(level), 2)]
+            case ("transient", .number(let number)): transient = number != 0
+            case ("transient", _): transient = hint.text.lowercased() == "true"
             default: break
             }
         }
@@ -158,6 +163,7 @@ extension NotifySend {
             if let progress { xtoast += ["--progress", progress] }
             if let tag = tag ?? (replaceID ?? id).map(NotifySend.tag(id:)) { xtoast += ["--tag", tag] }
             for action in actions { xtoast += ["--button", action.label] }
+            if transient { xtoast.append("--no-history") }
             if !waits { xtoast += ["--detach"] }
             // The text is markup: a lone "-" written as a character reference, so that xtoast
             // does not read it as "standard input".

@@ -258,6 +258,13 @@ public enum OptionTable {
             config.tag = text
         },
         OptionDefinition(
+            "in-history", scope: .look, help: "Keep the toast in the history (xtoast --history) once it has shown.", default: "true",
+            values: booleanWords, current: { String($0.inHistory) }
+        ) { config, text throws(OptionError) in config.inHistory = try boolean(text, "in-history") },
+        OptionDefinition("no-history", scope: .invocation, help: "Keep this toast out of the history.") { config, _ in
+            config.inHistory = false
+        },
+        OptionDefinition(
             "spinner", scope: .invocation, help: "A turning activity indicator in the icon's place, while the toast is up."
         ) { config, _ in config.spinner = true },
         OptionDefinition(
@@ -337,6 +344,20 @@ public enum OptionTable {
             config, _ throws(OptionError) in try setMode(&config, .resume)
         },
         OptionDefinition(
+            "press", scope: .invocation,
+            help:
+                "Click the toast on screen (its --action) from a keybinding, or with a label after it its button of that label (xtoast --press Yes); then exit, 1 when no toast on screen has it."
+        ) { config, _ throws(OptionError) in try setMode(&config, .press) },
+        OptionDefinition(
+            "history", scope: .invocation,
+            help:
+                "Print the toasts that showed, newest first, one a line: when, how it ended, [tag], title and text (the last \(HistoryStore.countLimit), kept in $XDG_STATE_HOME/xtoast/history); then exit."
+        ) { config, _ throws(OptionError) in try setMode(&config, .history) },
+        OptionDefinition(
+            "reshow", scope: .invocation,
+            help: "Show the newest toast of the history again as it was, or with a number after it the Nth newest (xtoast --reshow 2)."
+        ) { config, _ throws(OptionError) in try setMode(&config, .reshow) },
+        OptionDefinition(
             "notification-service", scope: .invocation,
             help:
                 "Serve applications' notifications (org.freedesktop.Notifications) on the session bus as toasts in the same queue; the bus starts it, and it exits after 30 s with nothing to show. Exits 69 if another program owns the name."
@@ -346,6 +367,9 @@ public enum OptionTable {
             help:
                 "Print how the toast ended: expired, clicked, action, button (its label on the next line), replaced, dismissed, dropped or terminated."
         ) { config, _ in config.printOutcome = true },
+        OptionDefinition("json", scope: .invocation, help: "--history and --list print JSON Lines, one object a toast.") {
+            config, _ in config.json = true
+        },
         OptionDefinition(
             "render-png", value: "file", scope: .invocation, help: "Draw the toast into a PNG file instead; needs no X server.",
             takesFile: true
@@ -436,6 +460,9 @@ public enum OptionTable {
         }
     }
 
+    /// The commands of the control surface (#21): each is one call's whole job.
+    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow]
+
     static func setMode(_ config: inout Configuration, _ mode: Configuration.Mode) throws(OptionError) {
         let exclusive: [Configuration.Mode] = [.dismiss, .dismissAll, .cancelScheduled]
         if exclusive.contains(config.mode) && exclusive.contains(mode) && config.mode != mode {
@@ -450,6 +477,12 @@ public enum OptionTable {
         }
         // --help and --version win over everything else, as in every other tool.
         if config.mode == .help || config.mode == .version { return }
+        if (controlCommands.contains(mode) || controlCommands.contains(config.mode)) && config.mode != .show && config.mode != mode
+            && mode != .help && mode != .version
+        {
+            throw OptionError(
+                "--press, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config")
+        }
         config.mode = mode
     }
 }

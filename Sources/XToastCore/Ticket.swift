@@ -8,6 +8,8 @@ public struct Ticket: Equatable, Sendable {
     public static let byteLimit = 4096
     /// Tags are names, not messages.
     public static let tagLimit = 256
+    /// `--button` may be given this many times.
+    public static let buttonLimit = 8
 
     public var pid: Int
     public var tag: String?
@@ -17,6 +19,8 @@ public struct Ticket: Equatable, Sendable {
     public var stack: Position?
     /// Where the toast stands towards a pause (`xtoast --pause`), if anywhere.
     public var pause: PauseMark?
+    /// The labels of its buttons (`--button`), for `xtoast --press LABEL`.
+    public var buttons: [String] = []
 
     /// A ticket's word on a pause (`pause=`), for the toasts behind it (docs/protocol.md).
     public enum PauseMark: String, Sendable {
@@ -46,6 +50,7 @@ public struct Ticket: Equatable, Sendable {
         if let at { text += "at=\(at)\n" }
         if let stack { text += "stack=\(stack.rawValue)\n" }
         if let pause { text += "pause=\(pause.rawValue)\n" }
+        for button in buttons { text += "button=\(button)\n" }
         return Array(text.utf8)
     }
 
@@ -59,6 +64,7 @@ public struct Ticket: Equatable, Sendable {
         var at: Int?
         var stack: Position?
         var pause: PauseMark?
+        var buttons: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             // By scalar, not by Character: a tag may start with a combining mark or a joiner,
             // which would fuse with the "=" into one Character and hide it.
@@ -80,11 +86,16 @@ public struct Ticket: Equatable, Sendable {
                 stack = position
             // A later version's word is no mark this version knows: the toast blocks as any.
             case "pause": pause = PauseMark(rawValue: value)
+            // A label is a name as a tag is; more than a toast can have is garbage.
+            case "button":
+                guard Ticket.isValidTag(value), buttons.count < Ticket.buttonLimit else { return nil }
+                buttons.append(value)
             default: continue  // a later version's key: ignored, not fatal
             }
         }
         guard version == Ticket.version, let pid, pid > 0 else { return nil }
         self.init(pid: pid, tag: tag, at: at, stack: stack, pause: pause)
+        self.buttons = buttons
     }
 
     /// A tag is 1 to 256 bytes of UTF-8 without control characters (C0, DEL or C1): it is
@@ -101,6 +112,9 @@ public enum Command: Int, Sendable {
     case dismiss = 1
     /// A toast with the same tag has taken this one's place: outcome `replaced`.
     case replaced = 2
+    /// A click from the keyboard (`xtoast --press`): `data.l[1]` is 0 for the toast itself, N
+    /// for its button N (from 1). See `Press`.
+    case press = 3
 }
 
 /// The FIFO of tickets, as stored in the root window's `_XTOAST_QUEUE` (format 32 window ids,

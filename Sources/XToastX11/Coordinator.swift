@@ -23,14 +23,19 @@ final class Coordinator {
     /// The stacked tickets before ours that we watch for appearing, resizing and leaving.
     private var watchedStack = Set<Window>()
 
-    init(display: XDisplay, tag: String?, at: Int?, stack: Position?, urgent: Bool = false, warn: @escaping (String) -> Void) {
+    init(
+        display: XDisplay, tag: String?, at: Int?, stack: Position?, buttons: [String] = [], urgent: Bool = false,
+        warn: @escaping (String) -> Void
+    ) {
         self.display = display
         self.warn = warn
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1
         ticket = XCreateWindow(
             display.pointer, display.root, -1, -1, 1, 1, 0, 0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect), &attributes)
-        member = QueueMember(me: UInt(ticket), ticket: Ticket(pid: Int(getpid()), tag: tag, at: at, stack: stack), urgent: urgent)
+        var info = Ticket(pid: Int(getpid()), tag: tag, at: at, stack: stack)
+        info.buttons = Press.publishable(buttons)
+        member = QueueMember(me: UInt(ticket), ticket: info, urgent: urgent)
         write(.ticket(member.ticket))
         XStoreName(display.pointer, ticket, "xtoast ticket")
     }
@@ -221,15 +226,16 @@ final class Coordinator {
 
     // MARK: Messages
 
-    /// A command sent to our ticket, if the event is one (malformed ones are ignored).
-    func command(in event: inout XEvent) -> Command? {
+    /// A command sent to our ticket and its argument (`data.l[1]`, a press's button), if the
+    /// event is one (malformed ones are ignored).
+    func command(in event: inout XEvent) -> (Command, argument: Int)? {
         guard event.type == ClientMessage, event.xclient.window == ticket, event.xclient.message_type == display.atoms.command
         else { return nil }
         guard event.xclient.format == 32, let command = Command(rawValue: Int(event.xclient.data.l.0)) else {
             warn("ignored a malformed _XTOAST_COMMAND message")
             return nil
         }
-        return command
+        return (command, Int(event.xclient.data.l.1))
     }
 
     /// Publishes where our toast is, and its progress value, once it is drawn, and tells the
@@ -265,14 +271,21 @@ extension XDisplay {
         return targets.count
     }
 
-    /// Sends `command` to a ticket window's owner.
-    func send(_ command: Command, to window: Window) {
+    /// Sends a press (`xtoast --press`) where `target` says, and waits until the server has it.
+    public func press(_ target: Press.Target) {
+        send(.press, to: Window(target.entry), argument: target.argument)
+        XSync(pointer, 0)
+    }
+
+    /// Sends `command` (with `argument`, a press's button) to a ticket window's owner.
+    func send(_ command: Command, to window: Window, argument: Int = 0) {
         var event = XEvent()
         event.xclient.type = ClientMessage
         event.xclient.window = window
         event.xclient.message_type = atoms.command
         event.xclient.format = 32
         event.xclient.data.l.0 = command.rawValue
+        event.xclient.data.l.1 = argument
         // No event mask: the event goes to the client that created the window.
         XSendEvent(pointer, window, 0, 0, &event)
     }

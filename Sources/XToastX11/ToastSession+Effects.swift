@@ -72,6 +72,7 @@ extension ToastSession {
             guard let showing else { break }
             if !showing.isSetUp { try finishSetUp(showing) }
             coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)
+            if shownAt == nil { shownAt = Wakeups.wallClock() }
             // Drawn over the old one: now the old one can go.
             retiring = nil
         case .hide:

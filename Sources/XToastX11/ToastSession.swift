@@ -50,6 +50,10 @@ public final class ToastSession {
     /// The X server time of the last click on the toast (the one that ended it, when a click
     /// did): an application a notification's action activates gets it (`NotificationChild`).
     public private(set) var clickTime: UInt32?
+    /// When its first frame went out (wall clock, seconds since 1970); nil if it never showed.
+    public internal(set) var shownAt: Double?
+    /// What it says now (after `--stdin` lines and a `--run` command's end): the history's entry.
+    public var content: ToastContent { session.content }
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
@@ -93,8 +97,8 @@ public final class ToastSession {
         case .now: at = nil
         }
         coordinator = Coordinator(
-            display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil, urgent: request.urgent,
-            warn: warn)
+            display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil,
+            buttons: request.content.buttons, urgent: request.urgent, warn: warn)
     }
 
     /// Frames per second when RandR does not know the monitor's refresh rate.
@@ -213,7 +217,14 @@ public final class ToastSession {
 
     /// An X event in the session's terms, if it means anything to it.
     private func translate(_ event: inout XEvent) -> Session.Event? {
-        if let command = coordinator.command(in: &event) { return .remote(command) }
+        if let (command, argument) = coordinator.command(in: &event) {
+            let buttons = request.content.buttons.count
+            guard let translated = Press.event(command, argument: argument, buttons: buttons) else {
+                warn("ignored a press of button \(argument): this toast has \(buttons)")
+                return nil
+            }
+            return translated
+        }
         if request.stack && coordinator.affectsStack(&event) { return .stackChanged }
         if coordinator.affectsTurn(&event) { return .queueChanged }
         if coordinator.affectsPause(&event) { return .pauseChanged }

@@ -49,6 +49,9 @@ struct XToastCommand {
                 }
                 if request.mode == .resume && !parsed.words.isEmpty { throw OptionError("--resume takes no words") }
                 pauseLength = try Pause.length(words: parsed.words)
+            case .press, .history, .reshow:
+                (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
+                try Control.check(request.mode, words: parsed.words)
             case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
                 (delivery, reschedule) = try Scheduling.delivery(for: request)
                 runCommand = try Invocation.check(request, parsed)
@@ -66,6 +69,9 @@ struct XToastCommand {
             return ExitStatus.success
         }
         if request.mode == .notificationService { return try NotificationServiceMode.run(request) }
+        // The history is the user's file: no display is needed to read it.
+        if request.mode == .history { return try Control.history(json: request.json) }
+        if request.mode == .reshow { return try Control.reshow(parsed) }
         // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
         if request.mode == .show && !request.detach { startLoadingFonts() }
         let message = request.mode == .show ? try self.message() : ""
@@ -75,6 +81,7 @@ struct XToastCommand {
             Output.write(configurationReport(sources))
             return ExitStatus.success
         }
+        if settings.mode == .press, let display = sources.display { return try Control.press(parsed.words, display: display) }
         if settings.mode != .show, let display = sources.display {
             command(settings, display: display)
             return ExitStatus.success
@@ -100,7 +107,8 @@ struct XToastCommand {
         case .generateManual: Documentation.manual
         case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
-        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService: nil
+        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press, .history, .reshow:
+            nil
         }
     }
 
@@ -291,6 +299,7 @@ struct XToastCommand {
             outcome = try session.run(queued: queued)
             commandStatus = session.commandStatus
             clickTime = session.clickTime
+            if settings.inHistory { Control.record(session, outcome: outcome, settings: settings) }
         } catch let error as CommandError {
             throw error
         } catch let error as X11Error {

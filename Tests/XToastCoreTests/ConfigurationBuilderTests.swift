@@ -286,6 +286,7 @@ struct ConfigurationBuilderTests {
             click-through = false                     # default
             urgent       = auto                       # default
             tag          =                            # default
+            in-history   = true                       # default
             """
         #expect(try build().report == expected)
     }

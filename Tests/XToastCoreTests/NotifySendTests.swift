@@ -24,7 +24,10 @@ struct NotifySendTests {
             ),
             (
                 ["-eu", "low", "-pt", "500", "Quick"],
-                ["--preset", "low", "--markup", "--duration", "500ms", "--tag", "notify-send-4242", "--detach", "--", "Quick"]
+                [
+                    "--preset", "low", "--markup", "--duration", "500ms", "--tag", "notify-send-4242", "--no-history", "--detach", "--",
+                    "Quick",
+                ]
             ),
             (["-t", "-1", "Default"], ["--preset", "normal", "--markup", "--detach", "--", "Default"]),
             (
@@ -52,7 +55,7 @@ struct NotifySendTests {
             ),
             (
                 ["-h", "byte:urgency:2", "-e", "-c", "device,email", "Urgent"],
-                ["--preset", "critical", "--markup", "--detach", "--", "Urgent"]
+                ["--preset", "critical", "--markup", "--no-history", "--detach", "--", "Urgent"]
             ),
             (["-r", "42", "Replacing"], ["--preset", "normal", "--markup", "--tag", "notify-send-42", "--detach", "--", "Replacing"]),
             (["-w", "Waiting"], ["--preset", "normal", "--markup", "--", "Waiting"]),

@@ -15,6 +15,7 @@ private struct Look: Equatable {
     var announce: Bool
     var stack: Bool
     var tag: String?
+    var inHistory: Bool
 
     init(_ configuration: Configuration) {
         style = configuration.style
@@ -28,6 +29,7 @@ private struct Look: Equatable {
         announce = configuration.announce
         stack = configuration.stack
         tag = configuration.tag
+        inHistory = configuration.inHistory
     }
 }
 
@@ -101,7 +103,7 @@ struct OptionTableTests {
             look == [
                 "duration", "position", "offset", "monitor", "fullscreen", "idle", "font", "foreground", "background", "radius", "padding",
                 "max-width", "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "announce",
-                "animation", "stack", "click-through", "urgent", "tag",
+                "animation", "stack", "click-through", "urgent", "tag", "in-history",
             ])
     }
 
@@ -129,6 +131,7 @@ struct OptionTableTests {
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
                 "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
                 "announce": "true", "animation": "fade", "stack": "(none)", "click-through": "(none)", "urgent": "auto", "tag": "(none)",
+                "in-history": "true",
             ])
     }
 
@@ -147,6 +150,7 @@ struct OptionTableTests {
         "duration": "sticky", "position": "top", "offset": "3,-4", "monitor": "1", "font": "Mono 9", "foreground": "#102030",
         "background": "#ff0000", "radius": "12", "padding": "3", "max-lines": "2", "fade-in": "0", "fade-out": "1.5",
         "easing": "linear", "animation": "bounce", "announce": "false", "fullscreen": "drop", "idle": "0", "urgent": "true",
+        "in-history": "false",
     ]
 
     @Test(

@@ -117,13 +117,13 @@ struct TicketTests {
         #expect(Ticket.isValidTag(tag) == expected)
     }
 
-    @Test("Command numbers are part of the protocol", arguments: [(1, Command.dismiss), (2, .replaced)])
+    @Test("Command numbers are part of the protocol", arguments: [(1, Command.dismiss), (2, .replaced), (3, .press)])
     func commandNumbers(number: Int, command: Command) {
         #expect(command.rawValue == number)
         #expect(Command(rawValue: number) == command)
     }
 
-    @Test("Unknown command numbers are not commands", arguments: [0, 3, -1, Int.max])
+    @Test("Unknown command numbers are not commands", arguments: [0, 4, -1, Int.max])
     func unknownCommands(number: Int) {
         #expect(Command(rawValue: number) == nil)
     }

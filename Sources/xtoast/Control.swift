@@ -1,0 +1,87 @@
+import Glibc
+import XToastCore
+import XToastX11
+
+/// The control surface for keybindings and status bars (`--press`): commands that act on the
+/// toasts of the display, through the queue's tickets, without grabbing a key.
+enum Control {
+    /// `--press [LABEL]`: clicks the toast on screen, or its button LABEL (the words after the
+    /// option, joined as a message's are). Status 1 when no toast on screen has it.
+    static func press(_ words: [String], display: XDisplay) throws(CommandError) -> Int32 {
+        let label = words.isEmpty ? nil : MessageText.join(words)
+        let queue = display.liveTickets(in: display.readQueue()).map { (UInt($0.0), $0.1) }
+        let stack = display.liveTickets(in: display.readList(display.atoms.stack)).map { (UInt($0.0), $0.1) }
+        guard let target = Press.target(label: label, queue: queue, stack: stack) else {
+            throw .failure(label.map { "no toast on screen has a button \"\($0)\"" } ?? "no toast on screen")
+        }
+        display.press(target)
+        return ExitStatus.success
+    }
+}
+
+/// The history: recording a toast that ended, `--history` and `--reshow`.
+extension Control {
+    /// Checks the words after `--press`, `--history` and `--reshow` (nothing else reads them).
+    static func check(_ mode: Configuration.Mode, words: [String]) throws(OptionError) {
+        switch mode {
+        case .history where !words.isEmpty: throw OptionError("--history takes no words")
+        case .reshow: _ = try reshowIndex(words)
+        default: break
+        }
+    }
+
+    /// `--reshow`'s N (from 1, the newest), from the words after it.
+    static func reshowIndex(_ words: [String]) throws(OptionError) -> Int {
+        guard let word = words.first else { return 1 }
+        guard words.count == 1, word.allSatisfy(\.isASCII), let index = Int(word), (1...HistoryStore.countLimit).contains(index) else {
+            throw OptionError("--reshow takes one number from 1 (the newest) to \(HistoryStore.countLimit)")
+        }
+        return index
+    }
+
+    /// Adds the toast that just ended to the history, if it is one to keep.
+    static func record(_ session: ToastSession, outcome: Outcome, settings: Configuration) {
+        let shown = session.shownAt != nil
+        guard HistoryEntry.isKept(outcome, shown: shown) else { return }
+        let time = Int(session.shownAt ?? Wakeups.wallClock())
+        HistoryFile.record(HistoryEntry(content: session.content, settings: settings, outcome: outcome, shown: shown, time: time))
+    }
+
+    /// `--history`: newest first, one line each, or JSON Lines.
+    static func history(json: Bool) throws(CommandError) -> Int32 {
+        let entries = HistoryStore.newestFirst(try HistoryFile.read())
+        Output.write(entries.map { (json ? $0.json : $0.line(when: localTime($0.time))) + "\n" }.joined())
+        return ExitStatus.success
+    }
+
+    /// `--reshow [N]`: the Nth newest entry shown again, with this call's other options (which
+    /// win over the entry's: `--reshow --duration 10`).
+    static func reshow(_ parsed: CommandLineParser.Parsed) throws(CommandError) -> Int32 {
+        let index: Int
+        do throws(OptionError) { index = try reshowIndex(parsed.words) } catch { throw .usage(error.message) }
+        let entries = HistoryStore.newestFirst(try HistoryFile.read())
+        guard entries.indices.contains(index - 1) else {
+            throw .failure(entries.isEmpty ? "the history is empty" : "the history has \(entries.count) toasts, not \(index)")
+        }
+        var options: [String] = []
+        for (definition, value) in parsed.options where definition.name != "reshow" {
+            if definition.isFlag {
+                options.append(definition.scope == .look ? "--\(definition.name)=\(value)" : "--\(definition.name)")
+            } else {
+                options += ["--\(definition.name)", value]
+            }
+        }
+        var arguments = entries[index - 1].arguments
+        arguments.insert(contentsOf: options, at: arguments.count - 2)
+        return try XToastCommand(arguments: arguments).run()
+    }
+
+    /// `2026-11-25 16:53` in the local time zone.
+    static func localTime(_ seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return String(seconds) }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+    }
+}
