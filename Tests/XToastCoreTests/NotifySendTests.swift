@@ -88,12 +88,13 @@ struct NotifySendTests {
             (["-h", "int:value:40abc", "x"], ["--progress", "40", "--detach", "--", "x"]),
             (["-h", "int:value:4294967286", "x"], ["--progress", "0", "--detach", "--", "x"]),
             (["-h", "double:value:1e400", "x"], ["--progress", "100", "--detach", "--", "x"]),
-            (["-h", "byte:urgency:7", "x"], ["--detach", "--", "x"]), (["-h", "int:transient:1", "x"], ["--detach", "--", "x"]),
+            (["-h", "byte:urgency:7", "x"], ["--detach", "--", "x"]),
+            (["-h", "int:transient:1", "x"], ["--no-history", "--detach", "--", "x"]),
             (["-h", "boolean:transient:maybe", "x"], ["--detach", "--", "x"]), (["-h", "variant:foo:<42>", "x"], ["--detach", "--", "x"]),
             (["-h", "int::1", "x"], ["--detach", "--", "x"]), (["-h", "byte:x:abc", "x"], ["--detach", "--", "x"]),
             // A lone "-" is text, not standard input; `--=text` is a word.
             (["-"], ["--detach", "--", "&#45;"]), (["--=x", "y"], ["--detach", "--title", "x", "--", "y"]),
-            (["-u", "LOW", "x"], ["--detach", "--", "x"]), (["x", "-e"], ["--detach", "--", "x"]),
+            (["-u", "LOW", "x"], ["--detach", "--", "x"]), (["x", "-e"], ["--no-history", "--detach", "--", "x"]),
         ] as [([String], [String])])
     func accepted(notifySend: [String], expected: [String]) throws {
         let arguments = try Self.xtoast(notifySend)

@@ -4,19 +4,19 @@ import Testing
 
 @Suite("Session machine: never over a locked screen")
 struct SessionLockTests {
-    @Test("Locked at its turn: out of the queue, nothing shown, back at the end once unlocked")
-    func waitsOutOfTheQueue() {
+    @Test("Locked at its turn: aside in its place, nothing shown, at its turn once unlocked")
+    func waitsAsideInPlace() {
         var v = VirtualSession(SessionTests.plan())
         v.locked = true
         #expect(v.send(.start).suffix(3) == [.lookAtLock, .standAsideInPlace, .watchLock])
         v.advance(to: 600)
         #expect(v.session.phase == .waiting(.locked))
         #expect(v.effects.shows.isEmpty)
-        #expect(v.send(.queueChanged).isEmpty, "out of the queue, it does not look at its turn")
+        #expect(v.send(.queueChanged).isEmpty, "aside, it does not look at its turn")
         #expect(v.send(.lockChanged) == [.lookAtLock], "still locked: it goes on waiting")
         v.locked = false
         let back = v.send(.lockChanged)
-        #expect(back.prefix(3) == [.lookAtLock, .join, .lookAtTurn])
+        #expect(back.prefix(3) == [.lookAtLock, .lookAtTurn, .lookAtLock], "in its place: no join")
         #expect(back.shows == [SessionTests.message])
         #expect(v.runToEnd() == .expired)
     }
