@@ -7,8 +7,8 @@ extension OnScreen {
     /// unlock. Real i3lock (it needs no PAM to show; killing it unlocks) on private servers.
     @Suite struct Locked {
         /// A plain toast and an OSD started while i3lock is up: neither maps a window while it
-        /// is (the screen is the locker's colour where they would be), both leave the queue
-        /// to wait, and both show, in turn, once i3lock is gone.
+        /// is (the screen is the locker's colour where they would be), both stand aside in their
+        /// places, and both show, in turn, once i3lock is gone.
         @Test func nothingShowsOverI3lockAndWhatWaitedShowsAfter() throws {
             let server = try PrivateXServer(width: 3840, height: 1080)
             let watcher = try XWatcher(display: server.name)
@@ -16,11 +16,11 @@ extension OnScreen {
             watcher.watchRootProperties()
             let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.3", "--print-outcome"]
             let secret = try XToastProcess(quick + ["Secret text"], display: server.name)
-            // It joins the queue, finds the lock and leaves the queue to wait for its end.
-            try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
-            #expect(watcher.liveTickets("_XTOAST_QUEUE").isEmpty, "the toast waits in the queue")
+            // It joins the queue, finds the lock and stands aside in its place to wait for its end.
+            let secretTicket = try waitUntilAside(watcher, pid: secret.child.pid)
+            #expect(watcher.liveTickets("_XTOAST_QUEUE") == [UInt(secretTicket)], "the toast waits in its place")
             let osd = try XToastProcess(quick + ["--progress", "40", "Volume"], display: server.name)
-            try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
+            try waitUntilAside(watcher, pid: osd.child.pid)
             // Absence has no event: half a second is many times what a toast takes to show.
             let deadline = Date().addingTimeInterval(0.5)
             while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
@@ -44,7 +44,7 @@ extension OnScreen {
             try runTool("xset", ["s", "activate"], display: server.name)
             watcher.watchRootProperties()
             let toast = try XToastProcess(["--duration", "0.3", "--print-outcome", "Blanked"], display: server.name)
-            try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
+            try waitUntilAside(watcher, pid: toast.child.pid)
             #expect(watcher.mappedToasts().isEmpty)
             try runTool("xset", ["s", "reset"], display: server.name)
             let window = try #require(try watcher.waitForToasts().first)

@@ -272,11 +272,11 @@ private func withI3OnTwoMonitors(_ body: (PrivateXServer, XWatcher, XDisplay, Fu
     }
 }
 
-/// Waits until xtoast process `pid` has stood aside for a fullscreen window (its ticket marked
-/// `pause=aside`, in its place in the queue); returns its ticket.
+/// Waits until xtoast process `pid` has stood aside for a fullscreen window or a locked screen
+/// (its ticket marked `pause=aside`, in its place in the queue); returns its ticket.
 @discardableResult
-private func waitUntilAside(_ watcher: XWatcher, pid: Int32) throws -> Window {
-    try watcher.waitFor("process \(pid) standing aside for the film", timeout: 10) { () -> Window? in
+func waitUntilAside(_ watcher: XWatcher, pid: Int32) throws -> Window {
+    try watcher.waitFor("process \(pid) standing aside", timeout: 10) { () -> Window? in
         guard let ticket = watcher.ticket(of: pid) else { return nil }
         return watcher.ticketText(UInt(ticket)).split(separator: "\n").contains("pause=aside") ? ticket : nil
     }

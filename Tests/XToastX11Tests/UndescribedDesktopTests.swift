@@ -51,7 +51,7 @@ extension OnScreen {
             let later = try XToastProcess(
                 ["--monitor", "L", "--duration", "0.3", "--fade-in", "0", "--fade-out", "0", "--print-outcome", "After the film"],
                 display: server.name)
-            try watcher.waitForChanges(of: "_XTOAST_QUEUE", count: 2)
+            try waitUntilAside(watcher, pid: later.child.pid)
             let deadline = Date().addingTimeInterval(0.5)
             while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
                 #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "a delayed toast showed over the film")
