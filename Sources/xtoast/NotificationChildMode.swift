@@ -27,6 +27,10 @@ enum NotificationChildMode {
             die(error.description, status: ExitStatus.failure)
         }
         display = opened
+        // Only while there is time: work already waiting (a service just started by the bus for
+        // it) would wait for a layout the toast does anyway.
+        var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        if poll(&input, 1, 0) == 0 { warmUpText(font: Style.toast.font) }
         // Waiting for work is not waiting for the server: no watchdog meanwhile.
         let bytes = opened.idle {
             var bytes: [UInt8] = []
