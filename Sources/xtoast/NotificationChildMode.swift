@@ -55,8 +55,12 @@ enum NotificationChildMode {
         return display
     }
 
-    /// Tells the service that the toast's place in the queue is on the server.
-    static func queued() { Output.write(NotificationChild.queuedLine + "\n") }
+    /// Tells the service that the toast's place in the queue is on the server. A service that
+    /// went away meanwhile is no reason not to show: the line is then lost, without a word.
+    static func queued() {
+        var line = NotificationChild.queuedLine + "\n"
+        line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+    }
 
     /// After the outcome's lines: the X server time of the click that ended the toast.
     static func report(clickTime: UInt32?) {
