@@ -19,6 +19,15 @@ func finishLoadingFonts() {
     if let font = pango_font_map_load_font(fontMap, context, description) { g_object_unref(UnsafeMutableRawPointer(font)) }
 }
 
+/// Lays a word out in `font` and forgets it: the font's file is open and its glyphs shaped
+/// once, for a process that waits for its work (the notification service's toast process
+/// started ahead), so that the toast's own layout starts warm.
+public func warmUpText(font: String) {
+    _ = TextLayout(
+        text: "Tagged", font: font, color: Color(red: 1, green: 1, blue: 1), maximumWidth: 1000, maximumLines: 1, maximumHeight: 1000,
+        scale: 1)
+}
+
 /// Owns a Pango layout of the message: wrapped, centred and measured once.
 final class TextLayout {
     let layout: OpaquePointer

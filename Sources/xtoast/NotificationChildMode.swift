@@ -27,6 +27,10 @@ enum NotificationChildMode {
             die(error.description, status: ExitStatus.failure)
         }
         display = opened
+        // Only while there is time: work already waiting (a service just started by the bus for
+        // it) would wait for a layout the toast does anyway.
+        var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        if poll(&input, 1, 0) == 0 { warmUpText(font: Style.toast.font) }
         // Waiting for work is not waiting for the server: no watchdog meanwhile.
         let bytes = opened.idle {
             var bytes: [UInt8] = []
@@ -51,8 +55,12 @@ enum NotificationChildMode {
         return display
     }
 
-    /// Tells the service that the toast's place in the queue is on the server.
-    static func queued() { Output.write(NotificationChild.queuedLine + "\n") }
+    /// Tells the service that the toast's place in the queue is on the server. A service that
+    /// went away meanwhile is no reason not to show: the line is then lost, without a word.
+    static func queued() {
+        var line = NotificationChild.queuedLine + "\n"
+        line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+    }
 
     /// After the outcome's lines: the X server time of the click that ended the toast.
     static func report(clickTime: UInt32?) {
