@@ -144,6 +144,9 @@ public struct QueueMember: Sendable {
     /// Ours stood aside for a fullscreen window: coming back, it passes no toast that stands
     /// aside ahead of it (they come back too, in their order).
     var stoodAsideForFullscreen = false
+    /// Tickets behind marked `through` and not on screen, by the wall-clock time we first found
+    /// them so: each is waited for at most `QueueProtocol.passerGrace`.
+    var passersSeen: [UInt: Double] = [:]
     var conversation = Conversation.none
 
     var through: Bool { urgent || inheritedThrough }
