@@ -10,8 +10,30 @@ extension QueueMember {
         // longer passes us, and one that read it before marked itself `through` first, which
         // the look behind finds.
         if ticket.pause == .held || ticket.pause == .aside { writes += mark(nil) }
+        if lists.contains(.stack) {
+            // A stacked toast takes no turn: only a pause holds it.
+            conversation = .readingPause(now: now, again: false)
+            return Step(writes, .ask(.queueAndPause))
+        }
         conversation = .looking(Look(now: now))
         return Step(writes, .ask(.queueAndPause))
+    }
+
+    /// A stacked toast's turn: at once, unless the toasts are paused and it does not go through.
+    /// During a pause it listens for the pause to change before it reads it again, so that no
+    /// change is missed; without one it listens to nothing (the root changes often).
+    mutating func stackTurn(pause: Pause?, now: Double, again: Bool) -> Step {
+        guard let pause, !through else {
+            conversation = .none
+            return Step([], .turn(.mine))
+        }
+        guard again || listensToPause else {
+            listensToPause = true
+            conversation = .readingPause(now: now, again: true)
+            return Step([.listenToPause], .ask(.queueAndPause))
+        }
+        conversation = .none
+        return Step([], .turn(.paused(until: pause.end)))
     }
 
     mutating func continueLooking(_ look: Look, _ answer: Answer) -> Step {

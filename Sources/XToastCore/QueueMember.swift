@@ -174,6 +174,8 @@ public struct QueueMember: Sendable {
         case rewriting(Rewrite, then: AfterRewrite)
         case telling([UInt], then: AfterTelling)
         case rejoining
+        /// A stacked toast reading the pause (`again`: after listening for its changes).
+        case readingPause(now: Double, again: Bool)
         /// The ticket just watched asked about again.
         case checkingWatch(now: Double)
     }
@@ -259,6 +261,9 @@ public struct QueueMember: Sendable {
             var step = rewrite(Rewrite(list: list, appendingMe: true), then: .done)
             step.warning = "ignored a malformed \(list.propertyName) on the root window"
             return step
+        case .readingPause(let now, let again):
+            guard case .queueAndPause(_, let values) = answer else { return unexpected(answer) }
+            return stackTurn(pause: Pause.reading(values, now: now), now: now, again: again)
         case .checkingWatch(let now):
             guard case .tickets(let found, _) = answer else { return unexpected(answer) }
             conversation = .none

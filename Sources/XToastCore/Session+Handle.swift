@@ -137,8 +137,8 @@ extension Session {
     private mutating func join(telling: Bool) -> [Effect] {
         phase = .waiting(.forTurn)
         let joined: [Effect] = telling ? [.join, .queued] : [.join]
-        // A stacked toast does not wait for a turn.
-        return joined + (plan.stack ? showUnlessCovered() : [.lookAtTurn])
+        // A stacked toast waits for no turn, only for a pause to end: its look reads the pause.
+        return joined + [.lookAtTurn]
     }
 
     /// Shows at once, or first asks whether a fullscreen window covers the toast's monitors.

@@ -112,6 +112,28 @@ struct DoNotDisturbTests {
         #expect(try held.wait().stdout == "dismissed\n")
     }
 
+    /// A stacked toast is held by a pause as a queued one is (an urgent one goes through), and
+    /// shows when the pause ends.
+    @Test func aPauseHoldsStackedToasts() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
+        let stacked = try XToastProcess(Self.quick + ["--stack", "--print-outcome", "Stacked"], display: server.name)
+        try waitUntil("a held stacked ticket") {
+            watcher.list("_XTOAST_STACK").contains { watcher.ticketText($0).contains("pause=held") }
+        }
+        #expect(watcher.mappedToasts().isEmpty)
+        let urgent = try XToastProcess(Self.quick + ["--stack", "--urgent", "Urgent"], display: server.name)
+        let window = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.pid(window) == urgent.child.pid)
+        #expect(try urgent.wait().status == 0)
+        #expect(stacked.child.isRunning)
+        #expect(try XToastProcess.run(["--resume"], display: server.name).status == 0)
+        let shown = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.pid(shown) == stacked.child.pid)
+        #expect(try stacked.wait().stdout == "expired\n")
+    }
+
     /// Another client's window, listed behind a held toast with a ticket that says it goes
     /// through the pause, and that never shows or ends: after `--resume` the held toast waits
     /// for it at most the grace a real one has to be drawn, not until that client leaves.
