@@ -10,8 +10,30 @@ extension QueueMember {
         // longer passes us, and one that read it before marked itself `through` first, which
         // the look behind finds.
         if ticket.pause == .held || ticket.pause == .aside { writes += mark(nil) }
+        if lists.contains(.stack) {
+            // A stacked toast takes no turn: only a pause holds it.
+            conversation = .readingPause(now: now, again: false)
+            return Step(writes, .ask(.queueAndPause))
+        }
         conversation = .looking(Look(now: now))
         return Step(writes, .ask(.queueAndPause))
+    }
+
+    /// A stacked toast's turn: at once, unless the toasts are paused and it does not go through.
+    /// During a pause it listens for the pause to change before it reads it again, so that no
+    /// change is missed; without one it listens to nothing (the root changes often).
+    mutating func stackTurn(pause: Pause?, now: Double, again: Bool) -> Step {
+        guard let pause, !through else {
+            conversation = .none
+            return Step([], .turn(.mine))
+        }
+        guard again || listensToPause else {
+            listensToPause = true
+            conversation = .readingPause(now: now, again: true)
+            return Step([.listenToPause], .ask(.queueAndPause))
+        }
+        conversation = .none
+        return Step([], .turn(.paused(until: pause.end)))
     }
 
     mutating func continueLooking(_ look: Look, _ answer: Answer) -> Step {
@@ -44,14 +66,9 @@ extension QueueMember {
             look.asked += chunk.count
             look.batch *= 2
             return askAhead(look)
-        case (.askingBehind(let behind, let decided), .tickets(let found, _)):
+        case (.askingBehind(let behind, let decided), .facts(let found)):
             let known = Dictionary(zip(behind, found), uniquingKeysWith: { $1 })
-            guard let passer = QueueProtocol.firstThrough(behind: behind, ticket: { known[$0] ?? nil }) else {
-                return decide(decided, look)
-            }
-            // It passed us during the pause: it shows (or may) first.
-            conversation = .none
-            return Step([], .turn(.waitFor(passer)))
+            return passed(behind: behind, known: known, decided: decided, look)
         default: break
         }
         return unexpected(answer)
@@ -107,10 +124,26 @@ extension QueueMember {
                 look.stage = .askingBehind(behind, decided: turn)
                 conversation = .looking(look)
                 let listen = behind.filter { $0 != watched }
-                return Step(listen.isEmpty ? [] : [.listen(to: listen)], .ask(.tickets(behind, thenQueue: false)))
+                return Step(listen.isEmpty ? [] : [.listen(to: listen)], .ask(.facts(behind)))
             }
         }
         return decide(turn, look)
+    }
+
+    /// Before showing after standing aside: the first ticket behind that passed us (marked
+    /// `through`) shows first. One on screen is waited for until it ends; one that is not yet is
+    /// waited for until it is drawn, at most `passerGrace` from when we first found it so: a
+    /// ticket that says it goes through and never shows (another client's forgery) holds nobody.
+    mutating func passed(behind: [UInt], known: [UInt: Facts], decided: QueueProtocol.Turn, _ look: Look) -> Step {
+        conversation = .none
+        for entry in behind where known[entry]?.ticket?.pause == .through {
+            if known[entry]?.shown != nil { return Step([], .turn(.waitFor(entry))) }
+            let seen = passersSeen[entry] ?? look.now
+            passersSeen[entry] = seen
+            let end = seen + QueueProtocol.passerGrace
+            if look.now < end { return Step([], .turn(.waitForPasser(entry, until: Int(end.rounded(.up))))) }
+        }
+        return decide(decided, look)
     }
 
     /// All of the queue that anyone reads is alive, and we are past it: wait for its first.

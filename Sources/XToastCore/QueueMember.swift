@@ -144,6 +144,9 @@ public struct QueueMember: Sendable {
     /// Ours stood aside in its place (a fullscreen window, a locked screen): coming back, it passes no toast that stands
     /// aside ahead of it (they come back too, in their order).
     var stoodAsideInPlace = false
+    /// Tickets behind marked `through` and not on screen, by the wall-clock time we first found
+    /// them so: each is waited for at most `QueueProtocol.passerGrace`.
+    var passersSeen: [UInt: Double] = [:]
     var conversation = Conversation.none
 
     var through: Bool { urgent || inheritedThrough }
@@ -171,6 +174,8 @@ public struct QueueMember: Sendable {
         case rewriting(Rewrite, then: AfterRewrite)
         case telling([UInt], then: AfterTelling)
         case rejoining
+        /// A stacked toast reading the pause (`again`: after listening for its changes).
+        case readingPause(now: Double, again: Bool)
         /// The ticket just watched asked about again.
         case checkingWatch(now: Double)
     }
@@ -256,6 +261,9 @@ public struct QueueMember: Sendable {
             var step = rewrite(Rewrite(list: list, appendingMe: true), then: .done)
             step.warning = "ignored a malformed \(list.propertyName) on the root window"
             return step
+        case .readingPause(let now, let again):
+            guard case .queueAndPause(_, let values) = answer else { return unexpected(answer) }
+            return stackTurn(pause: Pause.reading(values, now: now), now: now, again: again)
         case .checkingWatch(let now):
             guard case .tickets(let found, _) = answer else { return unexpected(answer) }
             conversation = .none

@@ -14,6 +14,12 @@ public enum QueueProtocol {
         /// Nothing is ahead, but the toasts are paused (`xtoast --pause`): stand aside until the
         /// pause changes or ends, at `until` (a wall-clock second; nil: until `--resume`).
         case paused(until: Int?)
+        /// Nothing is ahead, but this ticket behind says it went past us (`through`) and is not
+        /// on screen yet: wait until it is touched (drawn, or no longer going through) or ends,
+        /// and look again at `until` (a wall-clock second) in any case. A passer is drawn well
+        /// before then; one that is not by then is no toast (any client can write a ticket) and
+        /// holds nobody.
+        case waitForPasser(UInt, until: Int)
     }
 
     /// The entries ahead of `me` in `queue`, nearest first, in the order their liveness is to be
@@ -69,7 +75,7 @@ public enum QueueProtocol {
             let known = Set(ahead)
             return latest.allSatisfy(known.contains)
         case .waitFor(let entry): return latest.contains(entry)
-        case .missing: return true
+        case .missing, .waitForPasser: return true
         }
     }
 
@@ -86,6 +92,11 @@ public enum QueueProtocol {
     public static func firstThrough(behind: [UInt], ticket: (UInt) -> Ticket?) -> UInt? {
         behind.first { ticket($0)?.pause == .through }
     }
+
+    /// How long a ticket marked `through` behind a toast that stood aside is waited for while it
+    /// says nothing of being on screen (seconds): a real one is drawn within a frame or two of
+    /// its turn, and says so; one that has not by then holds nobody.
+    public static let passerGrace = 5.0
 
     /// Where a tagged toast goes and whom it replaces.
     public struct Placement: Equatable, Sendable {

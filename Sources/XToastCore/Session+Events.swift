@@ -99,6 +99,8 @@ extension Session {
         case standAsideInPlace
         /// Wait for this ticket: its end or change comes as `.queueChanged`.
         case watch(UInt)
+        /// Say `.pauseChanged` at this wall-clock second, whatever happens meanwhile.
+        case lookAgain(at: Int)
         /// Stand aside for a pause: mark the ticket as standing aside, and say `.pauseChanged`
         /// when the pause changes or its end comes (`until`, a wall-clock second; nil: until
         /// `--resume`).

@@ -62,20 +62,24 @@ extension Session {
         switch event {
         case .queueChanged:
             // Out of the queue it has no turn to look at; ready to show, it looked already.
-            return [.forTurn, .behindFullscreen].contains(waiting) || isStandingAside ? [.lookAtTurn] : []
+            return [.forTurn, .behindFullscreen].contains(waiting) || isStandingAside || isWaitingForPasser ? [.lookAtTurn] : []
         case .turn(let turn):
-            guard [.forTurn, .behindFullscreen].contains(waiting) || isStandingAside else { return [] }
+            guard [.forTurn, .behindFullscreen].contains(waiting) || isStandingAside || isWaitingForPasser else { return [] }
             phase = .waiting(.forTurn)
             switch turn {
             case .mine: return showUnlessLocked()
             case .missing: return [.rejoin, .lookAtTurn]
             case .waitFor(let ticket): return [.watch(ticket)]
+            case .waitForPasser(let ticket, let until):
+                phase = .waiting(.forPasser(until: until))
+                return [.watch(ticket), .lookAgain(at: until)]
             case .paused(let until):
                 phase = .waiting(.standingAside(until: until))
                 return [.standAside(until: until)]
             }
         case .pauseChanged:
-            return isStandingAside ? [.lookAtTurn] : []
+            // Waiting for a passer, it hears the clock it set (`lookAgain`).
+            return isStandingAside || isWaitingForPasser ? [.lookAtTurn] : []
         case .fullscreen(let covered):
             return fullscreen(covered: covered, while: waiting)
         case .fullscreenChanged:
@@ -96,6 +100,11 @@ extension Session {
 
     private var isStandingAside: Bool {
         if case .standingAside = waiting { return true }
+        return false
+    }
+
+    private var isWaitingForPasser: Bool {
+        if case .forPasser = waiting { return true }
         return false
     }
 
@@ -132,8 +141,8 @@ extension Session {
     private mutating func join(telling: Bool) -> [Effect] {
         phase = .waiting(.forTurn)
         let joined: [Effect] = telling ? [.join, .queued] : [.join]
-        // A stacked toast does not wait for a turn.
-        return joined + (plan.stack ? showUnlessLocked() : [.lookAtTurn])
+        // A stacked toast waits for no turn, only for a pause to end: its look reads the pause.
+        return joined + [.lookAtTurn]
     }
 
     /// Shows at once, or first asks whether a fullscreen window covers the toast's monitors.

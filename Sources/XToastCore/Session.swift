@@ -55,6 +55,10 @@ public struct Session: Sendable {
         /// The queue is paused: standing aside until the pause changes or ends (`until`, a
         /// wall-clock second; nil: until `--resume`).
         case standingAside(until: Int?)
+        /// Its turn came after standing aside, but a ticket behind went past it and is not on
+        /// screen yet: waiting for it to be drawn or to end, until `until` (a wall-clock second)
+        /// at most (`QueueProtocol.Turn.waitForPasser`).
+        case forPasser(until: Int)
         /// Its turn came (or, stacked, it needs none), but `--fullscreen` is not `show`: asking
         /// whether a fullscreen window covers its monitors, or waiting in its place for it to go.
         case behindFullscreen

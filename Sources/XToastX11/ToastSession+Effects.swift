@@ -8,7 +8,7 @@ extension ToastSession {
     func carryOut(_ effect: Session.Effect) throws(X11Error) {
         switch effect {
         case .schedule, .reschedule, .joinSchedule, .leaveSchedule, .join, .queued, .lookAtTurn, .rejoin, .watch,
-            .standAsideInPlace,
+            .standAsideInPlace, .lookAgain,
             .standAside, .leave:
             try carryOutInQueue(effect)
         case .lookAtScreen, .show, .present, .blend, .raise, .restack, .slide, .announce, .hide:
@@ -41,6 +41,7 @@ extension ToastSession {
             // Gone already: the machine looked again.
             if let turn = coordinator.watch(Window(ticket)) { try feed(.turn(turn)) }
         case .standAsideInPlace: coordinator.standAsideInPlace()
+        case .lookAgain(let until): wakeups.armPauseEnd(at: Double(until))
         case .standAside(let until):
             coordinator.standAside()
             wakeups.armPauseEnd(at: until.map(Double.init))

@@ -99,3 +99,46 @@ struct PauseSimulationTests {
         }
     }
 }
+
+extension PauseSimulationTests {
+    @Test("A forged ticket marked through, behind a held toast, holds it no longer than the grace")
+    func forgedPasser() throws {
+        var world = QueueWorld(seed: 5)
+        world.setPause([0])
+        let held = world.spawn(tag: nil)
+        try world.settle()
+        #expect(world.processes[held].member.ticket.pause == .held)
+        // Another client: a ticket that says it goes through, behind the held toast, and never
+        // shows, ends or changes.
+        let forged: UInt = 0x7e00_0000
+        world.windows[forged] = QueueWorld.Window(owner: -1, ticket: Ticket(pid: 4242, tag: nil, pause: .through))
+        world.lists[.queue, default: []].append(forged)
+        world.setPause(nil)
+        try world.settle()
+        #expect(world.processes[held].state == .waiting, "a real passer would be drawn soon: it is waited for")
+        for _ in 0..<Int(QueueProtocol.passerGrace) { world.tick() }
+        try world.settle()
+        #expect(world.processes[held].state == .showing)
+    }
+
+    @Test("A real passer not yet drawn is waited for, past the grace as long as it is drawn meanwhile")
+    func realPasser() throws {
+        var world = QueueWorld(seed: 6)
+        world.setPause([0])
+        let held = world.spawn(tag: nil)
+        try world.settle()
+        let urgent = world.spawn(tag: nil, urgent: true)
+        // The urgent toast decides it may show, and is not drawn yet when the pause ends.
+        while world.processes[urgent].state != .showing { try world.step(urgent) }
+        world.setPause(nil)
+        try world.settle()
+        #expect(world.processes[urgent].state == .showing)
+        #expect(world.processes[held].state == .waiting)
+        for _ in 0..<10 { world.tick() }
+        try world.settle()
+        #expect(world.processes[held].state == .waiting, "it waits for the passer on screen to end")
+        world.finish(urgent)
+        try world.settle()
+        #expect(world.processes[held].state == .showing)
+    }
+}

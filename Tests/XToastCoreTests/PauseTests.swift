@@ -185,6 +185,21 @@ struct SessionPauseTests {
         #expect(other.send(.pauseChanged) == [])
     }
 
+    /// A ticket behind that went past it, not drawn yet: watched, and looked at again at the
+    /// grace's end, by the clock, whatever it does.
+    @Test func aPasserNotYetDrawnIsWaitedForUntilTheGraceEnds() {
+        var toast = VirtualSession(Self.plan)
+        toast.turn = .paused(until: nil)
+        toast.send(.start)
+        toast.turn = .waitForPasser(7, until: 1005)
+        #expect(toast.send(.pauseChanged) == [.lookAtTurn, .watch(7), .lookAgain(at: 1005)])
+        #expect(toast.session.phase == .waiting(.forPasser(until: 1005)))
+        toast.turn = .mine
+        let shown = toast.send(.pauseChanged)
+        #expect(shown.first == .lookAtTurn)
+        #expect(shown.shows == [ToastContent(message: "Later")])
+    }
+
     @Test(
         "Standing aside, it still answers signals and commands",
         arguments: [

@@ -58,6 +58,8 @@ struct QueueWorld {
         var looks = false
         /// Standing aside for a pause; its end, a wall-clock second, rings once.
         var standingAside = false
+        /// Waiting for a ticket behind that passed it, until `timer` at the latest.
+        var waitsForPasser = false
         var timer: Int?
         var selected: Set<UInt> = []
         var listensToPause = false
@@ -197,6 +199,7 @@ struct QueueWorld {
     mutating func decide(_ index: Int, _ turn: QueueProtocol.Turn) throws {
         note("  \(index) decides \(turn)")
         processes[index].standingAside = false
+        processes[index].waitsForPasser = false
         processes[index].timer = nil
         switch turn {
         case .mine where fullscreen && processes[index].delays:
@@ -219,6 +222,10 @@ struct QueueWorld {
             let box = Rect(x: 10, y: 10, width: 100, height: 40)
             begin(index, .announce, processes[index].member.announceShown(QueueMember.Shown(box: box, progress: nil)))
         case .waitFor(let entry):
+            begin(index, .look, processes[index].member.watch(entry, now: Double(clock)))
+        case .waitForPasser(let entry, let until):
+            processes[index].timer = until
+            processes[index].waitsForPasser = true
             begin(index, .look, processes[index].member.watch(entry, now: Double(clock)))
         case .paused(let until):
             if processes[index].urgent { throw failure("urgent \(index) stood aside") }
@@ -256,7 +263,7 @@ struct QueueWorld {
         case .touched(let entry):
             if entry == processes[index].member.watched && !processes[index].aside { processes[index].looks = true }
         case .pauseChanged:
-            if processes[index].standingAside { processes[index].looks = true }
+            if processes[index].standingAside || processes[index].waitsForPasser { processes[index].looks = true }
         case .fullscreenEnded:
             guard processes[index].aside else { return }
             processes[index].aside = false
@@ -487,7 +494,12 @@ extension QueueWorld {
                 // The last change ends it, so that everything can drain.
                 background.append(.fullscreen(fullscreenChanges < 5 && random.below(2) == 0))
             }
-            if schedule.pauses && (paused != nil || processes.contains { $0.isAlive && $0.timer != nil }) { background.append(.tick) }
+            // A toast is drawn well within a passer's grace: the clock does not pass while one is
+            // between its turn and its first frame.
+            let drawing = processes.contains { $0.state == .showing && windows[$0.ticket]?.shown == nil }
+            if schedule.pauses && !drawing && (paused != nil || processes.contains { $0.isAlive && $0.timer != nil }) {
+                background.append(.tick)
+            }
             if actions.isEmpty || random.below(4) == 0 { actions += slow }
             if actions.isEmpty || random.below(5) == 0 { actions += background }
             guard !actions.isEmpty else { break }

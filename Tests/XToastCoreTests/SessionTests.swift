@@ -519,14 +519,24 @@ struct SessionTests {
         #expect(scheduled.send(.remote(command)) == [.finish(.dismissed)])
     }
 
-    @Test("A stacked toast shows at once and follows the stack")
+    @Test("A stacked toast shows at once (its look reads only the pause) and follows the stack")
     func stacked() {
         var v = VirtualSession(Self.plan(stack: true))
         let effects = v.send(.start)
-        #expect(effects.prefix(2) == [.join, .queued])
+        #expect(effects.prefix(3) == [.join, .queued, .lookAtTurn])
         #expect(effects.shows == [Self.message])
-        #expect(!effects.contains(.lookAtTurn))
         #expect(v.send(.stackChanged) == [.restack, .slide])
+    }
+
+    @Test("A stacked toast stands aside while the toasts are paused, and shows when the pause ends")
+    func stackedPaused() {
+        var v = VirtualSession(Self.plan(stack: true))
+        v.turn = .paused(until: nil)
+        let effects = v.send(.start)
+        #expect(effects.suffix(2) == [.lookAtTurn, .standAside(until: nil)])
+        #expect(effects.shows.isEmpty)
+        v.turn = .mine
+        #expect(v.send(.pauseChanged).shows == [Self.message])
     }
 
     // MARK: Scheduling

@@ -1,6 +1,7 @@
 import CX11
 import Foundation
 import Testing
+import XToastCore
 
 /// Do not disturb without a daemon (`xtoast --pause`, `--resume`; docs/protocol.md), on a
 /// private Xvfb: a pause on the shared display would hold the other suites' toasts.
@@ -109,6 +110,58 @@ struct DoNotDisturbTests {
         #expect(held.child.isRunning)
         #expect(try XToastProcess.run(["--dismiss-all"], display: server.name).status == 0)
         #expect(try held.wait().stdout == "dismissed\n")
+    }
+
+    /// A stacked toast is held by a pause as a queued one is (an urgent one goes through), and
+    /// shows when the pause ends.
+    @Test func aPauseHoldsStackedToasts() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
+        let stacked = try XToastProcess(Self.quick + ["--stack", "--print-outcome", "Stacked"], display: server.name)
+        try waitUntil("a held stacked ticket") {
+            watcher.list("_XTOAST_STACK").contains { watcher.ticketText($0).contains("pause=held") }
+        }
+        #expect(watcher.mappedToasts().isEmpty)
+        let urgent = try XToastProcess(Self.quick + ["--stack", "--urgent", "Urgent"], display: server.name)
+        let window = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.pid(window) == urgent.child.pid)
+        #expect(try urgent.wait().status == 0)
+        #expect(stacked.child.isRunning)
+        #expect(try XToastProcess.run(["--resume"], display: server.name).status == 0)
+        let shown = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.pid(shown) == stacked.child.pid)
+        #expect(try stacked.wait().stdout == "expired\n")
+    }
+
+    /// Another client's window, listed behind a held toast with a ticket that says it goes
+    /// through the pause, and that never shows or ends: after `--resume` the held toast waits
+    /// for it at most the grace a real one has to be drawn, not until that client leaves.
+    @Test func aForgedPasserDoesNotHoldTheQueue() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
+        let held = try XToastProcess(Self.quick + ["--print-outcome", "Held"], display: server.name)
+        try waitUntil("a held ticket") { watcher.queue().contains { watcher.ticketText($0).contains("pause=held") } }
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        let forged = XCreateWindow(
+            watcher.display, watcher.root, 0, 0, 1, 1, 0, 0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect), &attributes)
+        let text = Array("v=1\npid=4242\npause=through\n".utf8)
+        XChangeProperty(
+            watcher.display, forged, watcher.atom("_XTOAST_TICKET"), watcher.atom("UTF8_STRING"), 8, PropModeReplace, text,
+            Int32(text.count))
+        let entry = longBytes([UInt(forged)])
+        XChangeProperty(watcher.display, watcher.root, watcher.atom("_XTOAST_QUEUE"), Atom(XA_WINDOW), 32, PropModeAppend, entry, 1)
+        XSync(watcher.display, 0)
+        let resumed = Date()
+        #expect(try XToastProcess.run(["--resume"], display: server.name).status == 0)
+        let window = try #require(try watcher.waitForToasts(timeout: QueueProtocol.passerGrace + 5).first)
+        #expect(watcher.pid(window) == held.child.pid)
+        #expect(Date().timeIntervalSince(resumed) < QueueProtocol.passerGrace + 3)
+        #expect(try held.wait().stdout == "expired\n")
+        XDestroyWindow(watcher.display, forged)
+        XSync(watcher.display, 0)
     }
 }
 
