@@ -90,6 +90,25 @@ extension OnScreen {
             try watcher.waitForDestroy(window)
             #expect(try toast.wait().stdout == "expired\n")
         }
+
+        /// An override-redirect window over the screen with an ordinary window over it is a
+        /// background (an animated wallpaper), not a locker: the toast shows.
+        @Test func aBackgroundUnderAnOrdinaryWindowIsNoLocker() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            var attributes = XSetWindowAttributes()
+            attributes.override_redirect = 1
+            let wallpaper = XCreateWindow(
+                watcher.display, watcher.root, 0, 0, 3840, 1080, 0, Int32(CopyFromParent), UInt32(InputOutput), nil,
+                UInt(CWOverrideRedirect), &attributes)
+            XMapWindow(watcher.display, wallpaper)
+            _ = watcher.mapPlainWindow((100, 100, 400, 300))
+            XSync(watcher.display, 0)
+            let toast = try XToastProcess(["--duration", "0.3", "--print-outcome", "Over the wallpaper"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            try watcher.waitForDestroy(window)
+            #expect(try toast.wait().stdout == "expired\n")
+        }
     }
 }
 
