@@ -18,10 +18,13 @@ public struct TopLevelWindow: Equatable, Sendable {
     public var isDock: Bool
     /// It declares a strut (`_NET_WM_STRUT_PARTIAL` or `_NET_WM_STRUT`), which `WorkArea` reads.
     public var hasStrut: Bool
+    /// A window the window manager manages (or its frame) is stacked over it: a background
+    /// (an animated wallpaper), not a locker, which keeps itself on top.
+    public var isUnderManagedWindow: Bool
 
     public init(
         id: UInt32, frame: Rect, isOverrideRedirect: Bool = false, isInputOnly: Bool = false, isViewable: Bool = true,
-        holdsClient: Bool = false, isDock: Bool = false, hasStrut: Bool = false
+        holdsClient: Bool = false, isDock: Bool = false, hasStrut: Bool = false, isUnderManagedWindow: Bool = false
     ) {
         self.id = id
         self.frame = frame
@@ -31,7 +34,11 @@ public struct TopLevelWindow: Equatable, Sendable {
         self.holdsClient = holdsClient
         self.isDock = isDock
         self.hasStrut = hasStrut
+        self.isUnderManagedWindow = isUnderManagedWindow
     }
+
+    /// Whether it is a managed window or a window manager's frame, drawn where it stands.
+    public var isManaged: Bool { isViewable && !isInputOnly && (!isOverrideRedirect || holdsClient) }
 }
 
 /// What covers a monitor and what stands in a toast's way, beyond what the window manager
@@ -42,7 +49,8 @@ public struct TopLevelWindow: Equatable, Sendable {
 ///   window manager's frame spans all of it: that is what a screen locker (i3lock, xsecurelock,
 ///   xscreensaver) and a blanker look like, and a game that bypasses the window manager too;
 ///   nothing tells them apart, so a toast treats them all as a locked screen. An InputOnly
-///   window draws nothing and never covers; an unmapped one is not there.
+///   window draws nothing and never covers; an unmapped one is not there; one with a managed
+///   window stacked over it is a background (an animated wallpaper), not a locker.
 /// - The server's own screen saver being on (MIT-SCREEN-SAVER) covers every monitor: the
 ///   screen is blank or an external saver draws on it.
 /// - A window is *in the way* along a monitor's edge when nothing reserves its place: a visible
@@ -51,8 +59,8 @@ public struct TopLevelWindow: Equatable, Sendable {
 public enum Coverage {
     /// Whether `window` alone covers `monitor`.
     public static func covers(_ window: TopLevelWindow, _ monitor: Rect) -> Bool {
-        window.isViewable && window.isOverrideRedirect && !window.isInputOnly && !window.holdsClient && monitor.width > 0
-            && monitor.height > 0 && window.frame.contains(monitor)
+        window.isViewable && window.isOverrideRedirect && !window.isInputOnly && !window.holdsClient && !window.isUnderManagedWindow
+            && monitor.width > 0 && monitor.height > 0 && window.frame.contains(monitor)
     }
 
     /// For each monitor in `monitors`, whether it is covered: by the screen saver, or by a window.
@@ -103,5 +111,18 @@ public enum Coverage {
         monitors.flatMap { monitor in
             windows.compactMap { window in band(of: window, on: monitor).map { Strut(reserving: $0.rect, from: $0.edge) } }
         }
+    }
+
+    /// `windows` (the root's children, bottom to top) with `isUnderManagedWindow` worked out
+    /// from their order.
+    public static func stacked(_ windows: [TopLevelWindow]) -> [TopLevelWindow] {
+        var managedAbove = false
+        let topDown = windows.reversed().map { window in
+            var window = window
+            window.isUnderManagedWindow = managedAbove
+            managedAbove = managedAbove || window.isManaged
+            return window
+        }
+        return topDown.reversed()
     }
 }

@@ -34,6 +34,8 @@ extension Session {
             case .waiting, .showing: return end(command == .replaced ? .replaced : .dismissed)
             default: return []
             }
+        case .lock where showing != nil, .lockChanged where showing != nil:
+            return lockWhileShowing(event, at: now)
         case .queueChanged, .turn, .pauseChanged, .fullscreen, .fullscreenChanged, .lock, .lockChanged, .screen:
             return whileWaiting(event, at: now)
         default:

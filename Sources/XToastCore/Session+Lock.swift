@@ -4,6 +4,8 @@
 /// window does (the toasts behind pass it, and stand aside too), and nothing of it shows: not its
 /// text, not a redacted box (the locker owns the screen; a box of ours over it could hide its
 /// prompt). Once unlocked the toasts that waited show in the order they started.
+/// A toast already up when a locker comes is under it; its time stands still until the unlock,
+/// so that what it says is still there to be read afterwards.
 extension Session {
     /// Asks whether the screen is locked before anything shows.
     mutating func showUnlessLocked() -> [Effect] {
@@ -28,6 +30,17 @@ extension Session {
             return [.lookAtTurn]
         default:
             return []
+        }
+    }
+
+    /// The lock's events while a toast is up: a locker over it freezes its time, the unlock lets
+    /// it go on (for at least the hover minimum, as after the pointer).
+    mutating func lockWhileShowing(_ event: Event, at now: Double) -> [Effect] {
+        switch event {
+        case .lockChanged: return [.lookAtLock]
+        case .lock(covered: true): return freeze(.locked, at: now) + [.watchLock]
+        case .lock(covered: false): return thaw(.locked, at: now)
+        default: return []
         }
     }
 }

@@ -88,7 +88,7 @@ extension Session {
     }
 
     /// Something freezes the toast's time (the first thing to do so stops the clock).
-    private mutating func freeze(_ reason: Freeze, at now: Double) -> [Effect] {
+    mutating func freeze(_ reason: Freeze, at now: Double) -> [Effect] {
         guard var showing, var presentation = showing.presentation else { return [] }
         let wasFrozen = showing.isFrozen
         switch reason {
@@ -98,6 +98,9 @@ extension Session {
         case .away(let idle):
             guard showing.away == nil else { return [] }
             showing.away = Away(idle: idle)
+        case .locked:
+            guard !showing.underLock else { return [] }
+            showing.underLock = true
         }
         if !wasFrozen {
             presentation.clock.freeze(at: now - presentation.start)
@@ -109,7 +112,7 @@ extension Session {
     }
 
     /// It lets go (the last thing to let go starts the clock again).
-    private mutating func thaw(_ reason: Freeze, at now: Double) -> [Effect] {
+    mutating func thaw(_ reason: Freeze, at now: Double) -> [Effect] {
         guard var showing, var presentation = showing.presentation else { return [] }
         switch reason {
         case .pointer:
@@ -118,6 +121,9 @@ extension Session {
         case .away:
             guard showing.away != nil else { return [] }
             showing.away = nil
+        case .locked:
+            guard showing.underLock else { return [] }
+            showing.underLock = false
         }
         if !showing.isFrozen {
             presentation.clock.thaw(at: now - presentation.start)

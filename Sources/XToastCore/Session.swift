@@ -177,6 +177,8 @@ extension Session {
         public internal(set) var pointerOver = false
         /// The user is away: its time stands still until they are back.
         public internal(set) var away: Away?
+        /// A locker came over it (issue #22): its time stands still until the unlock.
+        public internal(set) var underLock = false
         /// Whether the first frame of the toast is out: the screen reader was told, the idle time
         /// asked. Once per toast, not again for an update.
         public internal(set) var greeted = false
@@ -191,7 +193,7 @@ extension Session {
         }
 
         /// Whether anything stops the toast's time.
-        public var isFrozen: Bool { pointerOver || away != nil }
+        public var isFrozen: Bool { pointerOver || away != nil || underLock }
 
         /// The earliest of the frame, the slide's step and the looks.
         var deadline: Double? {
@@ -229,7 +231,7 @@ extension Session {
     }
 
     /// What stops the toast's time (the timeline's hold is what it stops).
-    enum Freeze { case pointer, away(idle: Double) }
+    enum Freeze { case pointer, away(idle: Double), locked }
 
     /// Seconds between two looks at where the pointer is while it moves over a click-through
     /// toast: about ten round trips a second while it moves, none while it rests.

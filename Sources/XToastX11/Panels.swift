@@ -102,7 +102,12 @@ final class PendingPanels {
             struts = display.struts(display.askStruts(of: Array(Set(grandchildren).subtracting(clients)))).compactMap { $0 }
         }
         let withStrut = Set(zip(windows, declared).compactMap { $0.1 == nil ? nil : $0.0 })
-        let topLevels = display.facts(facts, holders: holders, withStrut: withStrut)
+        let found = display.facts(facts, holders: holders, withStrut: withStrut)
+        // The root's children in stacking order (what lies under a managed window is a
+        // background), then the clients inside frames.
+        let byID = Dictionary(found.map { ($0.id, $0) }) { first, _ in first }
+        let rootChildren = Set(children)
+        let topLevels = Coverage.stacked(children.compactMap { byID[$0] }) + found.filter { !rootChildren.contains($0.id) }
         let saverOn = screenSaver != 0 && LockWatch.screenSaverState(display, screenSaver) == 1
         let made = Panels(struts: struts, workArea: workArea, windows: topLevels, screenSaverOn: saverOn)
         answer = made

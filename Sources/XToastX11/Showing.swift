@@ -112,6 +112,8 @@ final class Showing {
                 panelsMayHaveChanged = true
                 return .covered
             }
+            // An override-redirect one may be a locker: the session looks (issue #22).
+            if !isOurs(event.xmap.window) { return .lockChanged }
         case UnmapNotify:
             if !isOurs(event.xunmap.window) { panelsMayHaveChanged = true }
         case ReparentNotify:

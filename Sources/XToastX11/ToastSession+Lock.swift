@@ -17,12 +17,13 @@ extension ToastSession {
     }
 
     /// Whether a locker, a blanker or the screen saver covers a monitor the toast goes on. At
-    /// start the answers came with the docks' struts; later the monitors are asked again (and
-    /// kept for the show that follows).
+    /// start the answers came with the docks' struts; later the monitors are asked again (and,
+    /// before a show, kept for it).
     private func isLocked() throws(X11Error) -> Bool {
         let view: StartingView
         if let fresh { view = fresh } else { view = try askView() }
-        fresh = view
+        // Kept for the show that follows; while a toast is up, its update asks anew.
+        if showing == nil { fresh = view }
         return lockWatch.covered(view.targets.map(\.rect), panels: view.panels.resolve())
     }
 }

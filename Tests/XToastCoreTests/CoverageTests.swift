@@ -104,4 +104,20 @@ struct CoverageTests {
         let stacked = DesktopSnapshot(stacking: [film, over, terminal], active: terminal, unordered: [film])
         #expect(Fullscreen.covered(stacked, monitors: [left, right]) == [false, false])
     }
+
+    @Test("An override-redirect window with a managed window over it is a background (an animated wallpaper), not a locker")
+    func background() {
+        let wallpaper = unmanaged(whole)
+        let terminal = TopLevelWindow(id: 8, frame: Rect(x: 100, y: 100, width: 400, height: 300))
+        #expect(
+            Coverage.covered(Coverage.stacked([wallpaper, terminal]), screenSaverOn: false, monitors: [left, right]) == [false, false])
+        // Over everything (a locker, a game), it covers.
+        #expect(Coverage.covered(Coverage.stacked([terminal, wallpaper]), screenSaverOn: false, monitors: [left, right]) == [true, true])
+        // Under a window manager's frame too (i3's frames are override-redirect, and hold a client).
+        let frame = unmanaged(Rect(x: 0, y: 0, width: 400, height: 300), holdsClient: true)
+        #expect(Coverage.covered(Coverage.stacked([wallpaper, frame]), screenSaverOn: false, monitors: [left]) == [false])
+        // Toasts and menus over a locker change nothing.
+        let toast = unmanaged(Rect(x: 860, y: 1027, width: 200, height: 38))
+        #expect(Coverage.covered(Coverage.stacked([terminal, wallpaper, toast]), screenSaverOn: false, monitors: [left]) == [true])
+    }
 }

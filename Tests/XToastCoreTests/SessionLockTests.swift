@@ -64,4 +64,26 @@ struct SessionLockTests {
         #expect(v.send(.remote(.dismiss)) == [.finish(.dismissed)])
         #expect(v.effects.shows.isEmpty)
     }
+
+    @Test("Up when a locker comes: its time stands still under it, and goes on after the unlock")
+    func frozenUnderTheLocker() {
+        var v = VirtualSession(SessionTests.plan(hold: 1))
+        v.send(.start)
+        v.advance(to: 0.5)
+        v.locked = true
+        let looked = v.send(.lockChanged)
+        #expect(looked.first == .lookAtLock && looked.last == .watchLock)
+        #expect(v.session.showing?.isFrozen == true)
+        v.advance(to: 600)
+        #expect(v.session.outcome == nil, "it expired under the locker")
+        v.locked = false
+        v.send(.lockChanged)
+        #expect(v.session.showing?.isFrozen == false)
+        #expect(v.runToEnd() == .expired)
+        // A look that finds no locker (a menu mapped) changes nothing.
+        var menu = VirtualSession(SessionTests.plan(hold: 1))
+        menu.send(.start)
+        #expect(menu.send(.lockChanged) == [.lookAtLock])
+        #expect(menu.session.showing?.isFrozen == false)
+    }
 }

@@ -36,6 +36,24 @@ extension OnScreen {
             #expect(try osd.wait().stdout == "expired\n")
         }
 
+        /// A toast up when i3lock comes is under it, its time standing still: still there after
+        /// the unlock, then gone after the rest of its time (at least 1 s) and its fade.
+        @Test func aToastUpWhenTheLockComesWaitsUnderIt() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            let toast = try XToastProcess(
+                ["--fade-in", "0", "--duration", "1", "--fade-out", "0.2", "--print-outcome", "Before the lock"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            let locker = try startI3lock(on: server, watcher: watcher)
+            #expect(watcher.survives(window, for: 3), "it expired under the locker")
+            locker.stop()
+            let unlocked = Date()
+            try watcher.waitForDestroy(window)
+            let after = Date().timeIntervalSince(unlocked)
+            #expect(after >= 0.9 && after < 3, "gone \(after) s after the unlock")
+            #expect(try toast.wait().stdout == "expired\n")
+        }
+
         /// The server's own screen saver on (blanked): a toast waits until it is off.
         @Test func aBlankedScreenHoldsTheToastUntilTheSaverGoes() throws {
             let server = try PrivateXServer(width: 3840, height: 1080)
@@ -68,6 +86,25 @@ extension OnScreen {
             XMapWindow(watcher.display, menu)
             XSync(watcher.display, 0)
             let toast = try XToastProcess(["--duration", "0.3", "--print-outcome", "Not locked"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            try watcher.waitForDestroy(window)
+            #expect(try toast.wait().stdout == "expired\n")
+        }
+
+        /// An override-redirect window over the screen with an ordinary window over it is a
+        /// background (an animated wallpaper), not a locker: the toast shows.
+        @Test func aBackgroundUnderAnOrdinaryWindowIsNoLocker() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            var attributes = XSetWindowAttributes()
+            attributes.override_redirect = 1
+            let wallpaper = XCreateWindow(
+                watcher.display, watcher.root, 0, 0, 3840, 1080, 0, Int32(CopyFromParent), UInt32(InputOutput), nil,
+                UInt(CWOverrideRedirect), &attributes)
+            XMapWindow(watcher.display, wallpaper)
+            _ = watcher.mapPlainWindow((100, 100, 400, 300))
+            XSync(watcher.display, 0)
+            let toast = try XToastProcess(["--duration", "0.3", "--print-outcome", "Over the wallpaper"], display: server.name)
             let window = try #require(try watcher.waitForToasts().first)
             try watcher.waitForDestroy(window)
             #expect(try toast.wait().stdout == "expired\n")
