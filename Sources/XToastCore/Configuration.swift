@@ -62,6 +62,8 @@ public struct Configuration: Sendable {
         case press
         /// `--history`: the toasts shown, newest first; `--reshow [N]`: show one again.
         case history, reshow
+        /// `--list`: the toasts on screen, waiting, paused, delayed and scheduled.
+        case list
     }
 
     public enum Shell: String, CaseIterable, Sendable {

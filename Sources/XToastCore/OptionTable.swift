@@ -349,6 +349,11 @@ public enum OptionTable {
                 "Click the toast on screen (its --action) from a keybinding, or with a label after it its button of that label (xtoast --press Yes); then exit, 1 when no toast on screen has it."
         ) { config, _ throws(OptionError) in try setMode(&config, .press) },
         OptionDefinition(
+            "list", scope: .invocation,
+            help:
+                "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause), delayed (by a fullscreen window) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused. Then exit."
+        ) { config, _ throws(OptionError) in try setMode(&config, .list) },
+        OptionDefinition(
             "history", scope: .invocation,
             help:
                 "Print the toasts that showed, newest first, one a line: when, how it ended, [tag], title and text (the last \(HistoryStore.countLimit), kept in $XDG_STATE_HOME/xtoast/history); then exit."
@@ -461,7 +466,7 @@ public enum OptionTable {
     }
 
     /// The commands of the control surface (#21): each is one call's whole job.
-    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow]
+    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow, .list]
 
     static func setMode(_ config: inout Configuration, _ mode: Configuration.Mode) throws(OptionError) {
         let exclusive: [Configuration.Mode] = [.dismiss, .dismissAll, .cancelScheduled]
@@ -481,7 +486,8 @@ public enum OptionTable {
             && mode != .help && mode != .version
         {
             throw OptionError(
-                "--press, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config")
+                "--press, --list, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config"
+            )
         }
         config.mode = mode
     }

@@ -19,12 +19,23 @@ enum Control {
     }
 }
 
+extension Control {
+    /// `--list`: the pause and the toasts, as lines or JSON Lines.
+    static func list(_ display: XDisplay, json: Bool) -> Int32 {
+        let (toasts, pause) = display.listing(now: Wakeups.wallClock())
+        let lines = json ? Listing.json(toasts, pause: pause) : Listing.lines(toasts, pause: pause, time: localTime)
+        Output.write(lines.map { $0 + "\n" }.joined())
+        return ExitStatus.success
+    }
+}
+
 /// The history: recording a toast that ended, `--history` and `--reshow`.
 extension Control {
     /// Checks the words after `--press`, `--history` and `--reshow` (nothing else reads them).
     static func check(_ mode: Configuration.Mode, words: [String]) throws(OptionError) {
         switch mode {
         case .history where !words.isEmpty: throw OptionError("--history takes no words")
+        case .list where !words.isEmpty: throw OptionError("--list takes no words")
         case .reshow: _ = try reshowIndex(words)
         default: break
         }

@@ -13,11 +13,16 @@ enum Documentation {
         ("xtoast -b --in 25m \"Tea is ready\"", "later, without waiting in the shell"),
         ("uptime | xtoast", "the text from standard input"),
         ("xtoast --render-png toast.png \"Hello\"", "no X server needed"),
+        ("xtoast --press", "from a keybinding: click the toast on screen"),
+        ("xtoast --history", "the toasts that showed, newest first"),
     ]
 
     static let exitStatuses: [(String, String)] = [
         ("0", "shown and ended: expired, clicked (a --button: its label is printed), replaced or dismissed"),
-        ("1", "runtime error: no display, no answer within 5 s, lost connection, cannot write a file or the output"),
+        (
+            "1",
+            "runtime error: no display, no answer within 5 s, lost connection, cannot write a file or the output; --press: no toast on screen (with that button)"
+        ),
         ("2", "with --action: not clicked (expired, dismissed or replaced)"),
         ("64", "usage error: bad option, value or empty message"),
         ("69", "--notification-service: another notification daemon owns org.freedesktop.Notifications"),

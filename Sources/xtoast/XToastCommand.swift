@@ -49,7 +49,7 @@ struct XToastCommand {
                 }
                 if request.mode == .resume && !parsed.words.isEmpty { throw OptionError("--resume takes no words") }
                 pauseLength = try Pause.length(words: parsed.words)
-            case .press, .history, .reshow:
+            case .press, .history, .reshow, .list:
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
                 try Control.check(request.mode, words: parsed.words)
             case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
@@ -82,6 +82,7 @@ struct XToastCommand {
             return ExitStatus.success
         }
         if settings.mode == .press, let display = sources.display { return try Control.press(parsed.words, display: display) }
+        if settings.mode == .list, let display = sources.display { return Control.list(display, json: settings.json) }
         if settings.mode != .show, let display = sources.display {
             command(settings, display: display)
             return ExitStatus.success
@@ -107,7 +108,8 @@ struct XToastCommand {
         case .generateManual: Documentation.manual
         case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
-        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press, .history, .reshow:
+        case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press, .history, .reshow,
+            .list:
             nil
         }
     }

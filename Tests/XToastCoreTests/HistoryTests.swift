@@ -154,6 +154,14 @@ struct HistoryTests {
         #expect(again.markup && again.tag == "build" && again.action && again.preset == "alert" && again.buttons == ["Open"])
     }
 
+    @Test func anApplicationsTransientNotificationIsKeptOut() {
+        for (hint, kept) in [(HintValue.boolean(true), false), (.boolean(false), true), (.integer(1), false)] {
+            let request = NotificationTests.request(hints: [("transient", hint)])
+            #expect(NotificationToast(id: 1, request: request, icon: nil).arguments.contains("--no-history") != kept)
+        }
+        #expect(!NotificationToast(id: 1, request: NotificationTests.request(), icon: nil).arguments.contains("--no-history"))
+    }
+
     @Test func transientNotificationsAreKeptOut() throws {
         let invocation = try NotifySend.invocation(["-e", "Transient"], newID: 1)
         #expect(invocation.arguments.contains("--no-history"))

@@ -47,3 +47,38 @@ struct ControlTests {
         #expect(second.status == 0 && second.stdout == "clicked\n")
     }
 }
+
+extension ControlTests {
+    @Test func listShowsTheToastOnScreenTheOneWaitingAndThePause() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let empty = try XToastProcess.run(["--list", "--json"], display: server.name)
+        #expect(empty.status == 0 && empty.stdout == "{\"paused\":false}\n", "\(empty.stderr)")
+
+        let shown = try XToastProcess(Self.sticky + ["--tag", "build", "--button", "Open", "Built"], display: server.name)
+        try watcher.waitForShown(pid: shown.child.pid)
+        let waiting = try XToastProcess(Self.sticky + ["Next"], display: server.name)
+        try waitUntil("the second toast queued") { watcher.ticket(of: waiting.child.pid) != nil }
+
+        let listed = try XToastProcess.run(["--list", "--json"], display: server.name)
+        let objects = try listed.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 3, "\(listed.stdout)")
+        #expect(objects.first?["paused"] as? Bool == false)
+        #expect(objects.dropFirst().map { $0["state"] as? String } == ["showing", "waiting"])
+        #expect(objects.dropFirst().map { ($0["pid"] as? NSNumber)?.int32Value } == [shown.child.pid, waiting.child.pid])
+        #expect(objects[1]["tag"] as? String == "build" && objects[1]["buttons"] as? [String] == ["Open"])
+        #expect((objects[1]["width"] as? NSNumber)?.intValue ?? 0 > 0)
+
+        // A bar asks whether toasts are paused: the first line says so.
+        #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
+        let paused = try XToastProcess.run(["--list"], display: server.name)
+        #expect(
+            paused.stdout.hasPrefix("paused until --resume\nshowing    pid \(shown.child.pid)  [build]  buttons: Open\n"),
+            "\(paused.stdout)")
+        #expect(try XToastProcess.run(["--dismiss-all"], display: server.name).status == 0)
+        #expect(try shown.wait().stdout == "dismissed\n")
+        #expect(try waiting.wait().stdout == "dismissed\n")
+    }
+}

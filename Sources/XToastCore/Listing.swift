@@ -1,0 +1,106 @@
+/// `xtoast --list`: what is up on the display now, from the queue's lists and the tickets,
+/// for status bars and scripts. Everything in it was written by some client of the display, so
+/// each value is one the ticket's own checks let through, and printing escapes it again.
+public enum Listing {
+    /// Where a toast is.
+    public enum State: String, Sendable, CaseIterable {
+        /// Its first frame is out (the queue's toast, or a stacked one).
+        case showing
+        /// In the queue, behind another (or about to show).
+        case waiting
+        /// Standing aside for a pause (`xtoast --pause`).
+        case paused
+        /// Out of the queue for now: behind a fullscreen window (or a `--run` command's first
+        /// moments, before it has a toast to show).
+        case delayed
+        /// Waiting for its `--in`/`--at` time.
+        case scheduled
+    }
+
+    /// One toast, as its ticket says.
+    public struct Toast: Equatable, Sendable {
+        public var state: State
+        public var pid: Int
+        public var tag: String?
+        /// When a scheduled toast is due, seconds since 1970 (UTC).
+        public var due: Int?
+        public var buttons: [String]
+        /// Where it is on screen, once shown.
+        public var box: Rect?
+    }
+
+    /// A ticket as the server answered: its id, what it says, and its `_XTOAST_SHOWN`.
+    public typealias Found = (entry: UInt, ticket: Ticket, shown: QueueMember.Shown?)
+
+    /// The toasts, the queue's first (on screen, or next), then the stacked, the waiting, the
+    /// delayed and the scheduled ones. `queue`, `stack` and `scheduled` are the root's lists;
+    /// `tickets` every live ticket among the root's children; `paused` whether a pause holds now.
+    public static func toasts(queue: [UInt], stack: [UInt], scheduled: [UInt], tickets: [Found], paused: Bool) -> [Toast] {
+        var byEntry: [UInt: Found] = [:]
+        for found in tickets { byEntry[found.entry] = found }
+        var listed = Set<UInt>()
+        func toast(_ entry: UInt, _ state: (Found) -> State) -> Toast? {
+            guard let found = byEntry[entry], listed.insert(entry).inserted else { return nil }
+            return Toast(
+                state: state(found), pid: found.ticket.pid, tag: found.ticket.tag, due: found.ticket.at, buttons: found.ticket.buttons,
+                box: found.shown?.box)
+        }
+        var result: [Toast] = []
+        result += queue.compactMap { entry in
+            toast(entry) { found in
+                if paused && found.ticket.pause == .held { return .paused }
+                return found.shown != nil ? .showing : .waiting
+            }
+        }
+        result += stack.compactMap { toast($0) { $0.shown != nil ? .showing : .waiting } }
+        result += scheduled.compactMap { toast($0) { _ in .scheduled } }
+        result += tickets.map(\.entry).compactMap { toast($0) { _ in .delayed } }
+        // The ones on screen first, each group in its own order.
+        return State.allCases.flatMap { state in result.filter { $0.state == state } }
+    }
+
+    /// How many toasts are in each state, every state named (a bar's counter).
+    public static func counts(_ toasts: [Toast]) -> [(State, Int)] {
+        State.allCases.map { state in (state, toasts.filter { $0.state == state }.count) }
+    }
+
+    // MARK: Printing
+
+    /// The lines `--list` prints: the pause first, if any (`paused until 18:30`, `paused until
+    /// --resume`), then a toast a line: state, pid, [tag], due time, buttons. `time` writes a
+    /// wall-clock second in the local zone.
+    public static func lines(_ toasts: [Toast], pause: Pause?, time: (Int) -> String) -> [String] {
+        var lines: [String] = []
+        if let pause { lines.append("paused until " + (pause.end.map(time) ?? "--resume")) }
+        for toast in toasts {
+            var line = toast.state.rawValue.padding(to: 10) + " pid \(toast.pid)"
+            if let tag = toast.tag { line += "  [\(tag)]" }
+            if let due = toast.due, toast.state == .scheduled { line += "  at " + time(due) }
+            if !toast.buttons.isEmpty { line += "  buttons: " + toast.buttons.joined(separator: ", ") }
+            lines.append(TerminalText.line(line))
+        }
+        return lines
+    }
+
+    /// `--list --json`: first the display's pause, `{"paused":false}` or `{"paused":true,
+    /// "until":SECONDS}` (null: until `--resume`), then a toast a line.
+    public static func json(_ toasts: [Toast], pause: Pause?) -> [String] {
+        var head = JSONLine()
+        head.add("paused", pause != nil)
+        if let pause { head.add("until", pause.end) }
+        return [head.text]
+            + toasts.map { toast in
+                var object = JSONLine()
+                object.add("state", toast.state.rawValue)
+                object.add("pid", toast.pid)
+                object.add("tag", toast.tag)
+                object.add("due", toast.state == .scheduled ? toast.due : nil)
+                object.add("buttons", toast.buttons)
+                object.add("x", toast.box?.x)
+                object.add("y", toast.box?.y)
+                object.add("width", toast.box?.width)
+                object.add("height", toast.box?.height)
+                return object.text
+            }
+    }
+}
