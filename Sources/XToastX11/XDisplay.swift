@@ -11,6 +11,9 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
     /// The server did not answer for `XDisplay.answerTimeout` seconds, while connecting
     /// (`connected` false) or later.
     case noAnswer(String, connected: Bool)
+    /// The server kept working for `XDisplay.busyTimeout` seconds without answering us (another
+    /// client's grab that does not end).
+    case busyElsewhere(String)
     case unknownMonitor(UnknownMonitorError)
     case noMonitors
     case cannotCreateWindow(String)
@@ -26,6 +29,8 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
             "display \"\(name)\" did not answer within \(XDisplay.answerTimeout) s"
         case .noAnswer(let name, connected: true):
             "display \"\(name)\" stopped answering: no reply within \(XDisplay.answerTimeout) s"
+        case .busyElsewhere(let name):
+            "display \"\(name)\" served other clients but not this one for \(XDisplay.busyTimeout) s"
         case .unknownMonitor(let error):
             "no monitor \"\(error.choice)\" (monitors: \(error.available.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ")))"
         case .noMonitors:
@@ -54,9 +59,13 @@ public final class XDisplay {
     /// The name it was opened with, for messages.
     public let name: String
 
-    /// Seconds the server may take to answer (to connect, or to reply to a request) before
-    /// xtoast gives up with one line and status 1. Waiting for events is not bounded.
+    /// Seconds the server may stay silent while xtoast waits for its answer (to connect, or to
+    /// a request) before xtoast gives up with one line and status 1. Only silence counts: not
+    /// xtoast's own work, nor waiting for the CPU, nor a local server busy with other clients
+    /// (see watchdog.h). Waiting for events is not bounded.
     public static let answerTimeout: UInt32 = 5
+    /// Seconds a local server may keep working for others while xtoast waits for its answer.
+    public static let busyTimeout: UInt32 = 60
 
     /// Connects, with the watchdog armed from here on (see `idle`).
     public init(name requested: String?) throws(X11Error) {
@@ -64,15 +73,17 @@ public final class XDisplay {
         guard !name.isEmpty else { throw .noDisplay }
         // A server that accepts the connection and then says nothing (stopped, or a silent
         // port) would hold Xlib for ever, and with it the caller.
-        let lines = [false, true].map { "xtoast: " + TerminalText.line(X11Error.noAnswer(name, connected: $0).description) + "\n" }
-        xtoast_watchdog_start(XDisplay.answerTimeout, lines[0], lines[1])
+        let lines = [X11Error.noAnswer(name, connected: false), .noAnswer(name, connected: true), .busyElsewhere(name)].map {
+            "xtoast: " + TerminalText.line($0.description) + "\n"
+        }
+        xtoast_watchdog_start(XDisplay.answerTimeout, XDisplay.busyTimeout, lines[0], lines[1], lines[2])
         // Xlib would set up XKB (two round trips) for keyboard translation we never do.
         let keepsXKBSetting = getenv("XKB_DISABLE") != nil
         if !keepsXKBSetting { setenv("XKB_DISABLE", "1", 1) }
         let (opened, reason) = XDisplay.open(name)
         if !keepsXKBSetting { unsetenv("XKB_DISABLE") }
         guard let display = opened else { throw .cannotOpen(name, reason: reason) }
-        xtoast_watchdog_set_connected()
+        xtoast_watchdog_set_connected(XConnectionNumber(display))
         guard let connection = XGetXCBConnection(display) else {
             XCloseDisplay(display)
             throw .cannotOpen(name, reason: nil)
