@@ -61,6 +61,22 @@ struct HistoryTests {
         #expect(try XToastProcess.run(["--reshow", "x"], display: nil, environment: environment).status == 64)
     }
 
+    @Test func aToastDismissedWhileItWaitedIsNotLost() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let (_, environment) = try Self.stateFolder()
+        let sticky = ["--duration", "sticky", "--fade-in", "0", "--fade-out", "0", "--idle", "0"]
+        let shown = try XToastProcess(sticky + ["On screen"], display: server.name, environment: environment)
+        try watcher.waitForShown(pid: shown.child.pid)
+        let waiting = try XToastProcess(sticky + ["Never shown"], display: server.name, environment: environment)
+        try waitUntil("the second toast queued") { watcher.ticket(of: waiting.child.pid) != nil }
+        #expect(try XToastProcess.run(["--dismiss-all"], display: server.name).status == 0)
+        #expect(try shown.wait().status == 0 && waiting.wait().status == 0)
+        let listed = try XToastProcess.run(["--history"], display: nil, environment: environment)
+        let lines = listed.stdout.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 3).dropFirst(2).joined(separator: " ") }
+        #expect(Set(lines) == ["dismissed   On screen", "dismissed (not shown)  Never shown"], "\(listed.stdout)")
+    }
+
     @Test func threeHundredToastsLeaveABoundedHistory() throws {
         let server = try PrivateXServer()
         let (folder, environment) = try Self.stateFolder()
