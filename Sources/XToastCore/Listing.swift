@@ -10,8 +10,8 @@ public enum Listing {
         case waiting
         /// Standing aside for a pause (`xtoast --pause`).
         case paused
-        /// Out of the queue for now: behind a fullscreen window (or a `--run` command's first
-        /// moments, before it has a toast to show).
+        /// Standing aside in its place for a fullscreen window or a locked screen; or out of the
+        /// queue for now (a `--run` command's first moments, before it has a toast to show).
         case delayed
         /// Waiting for its `--in`/`--at` time.
         case scheduled
@@ -49,6 +49,7 @@ public enum Listing {
         result += queue.compactMap { entry in
             toast(entry) { found in
                 if paused && found.ticket.pause == .held { return .paused }
+                if found.ticket.pause == .aside { return .delayed }
                 return found.shown != nil ? .showing : .waiting
             }
         }

@@ -28,6 +28,15 @@ struct ListingTests {
         #expect(Listing.counts(toasts).map(\.1) == [2, 1, 1, 1, 1])
     }
 
+    @Test func aToastStandingAsideInItsPlaceIsDelayedPausedOrNot() {
+        let tickets = [Self.found(1, pid: 101, shown: true), Self.found(2, pid: 102, pause: .aside), Self.found(3, pid: 103)]
+        for paused in [false, true] {
+            let toasts = Listing.toasts(queue: [1, 2, 3], stack: [], scheduled: [], tickets: tickets, paused: paused)
+            #expect(toasts.map(\.state) == [.showing, .waiting, .delayed], "paused: \(paused)")
+            #expect(toasts.map(\.pid) == [101, 103, 102])
+        }
+    }
+
     @Test func linesSayThePauseFirstAndOneToastEach() {
         var ticket = Ticket(pid: 7, tag: "volume")
         ticket.buttons = ["Yes", "No"]

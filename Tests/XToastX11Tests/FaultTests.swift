@@ -183,8 +183,9 @@ extension OnScreen {
 
         // MARK: A full disk
 
-        /// xtoast writes no file: with every write failing (`ulimit -f 0`, as on a full disk) and
-        /// fresh home, cache and temporary folders, it shows its toast and leaves them empty.
+        /// With every write failing (`ulimit -f 0`, as on a full disk) and fresh home, state,
+        /// cache and temporary folders, xtoast shows its toast and exits 0; the history it could
+        /// not record is one warning line, and nothing else is written anywhere.
         @Test func aFullDiskHasNoEffect() throws {
             let (display, watcher) = try prepareSharedDisplay()
             let home = temporaryPath("-home")
@@ -192,14 +193,22 @@ extension OnScreen {
             defer { try? FileManager.default.removeItem(atPath: home) }
             let toast = try XToastProcess(
                 ["--duration", "0.1", "--fade-in", "0", "--fade-out", "0", "--print-outcome", "Disk full"], display: display,
-                environment: ["HOME": home, "XDG_CACHE_HOME": home + "/cache", "XDG_CONFIG_HOME": home + "/config", "TMPDIR": home],
+                environment: [
+                    "HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
+                    "XDG_CONFIG_HOME": home + "/config", "TMPDIR": home,
+                ],
                 // The limit applies to xtoast alone; its output comes out through a pipe.
                 viaShell: #"out=$( (ulimit -f 0; trap '' XFSZ; exec "$0" "$@") 2>&1; echo "exit $?" ); printf '%s\n' "$out""#)
             let window = try #require(try watcher.waitForToasts().first)
             try watcher.waitForDestroy(window)
-            // Its standard output and error together: the outcome, no complaint, and its status.
-            #expect(try toast.wait().stdout == "expired\nexit 0\n")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: home).isEmpty, "xtoast wrote into its home")
+            // Its standard output and error together: one warning, the outcome and its status.
+            let lines = try toast.wait().stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count == 4, "\(lines)")
+            #expect(lines.first?.hasPrefix("xtoast: warning: cannot record the toast in the history") == true)
+            #expect(lines.dropFirst() == ["expired", "exit 0", ""])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: home) == ["state"], "xtoast wrote elsewhere in its home")
+            let history = try FileManager.default.attributesOfItem(atPath: home + "/state/xtoast/history")
+            #expect(history[.size] as? Int == 0, "a partial line in the history")
             try expectOthersStillShow(display, watcher)
         }
     }
