@@ -36,6 +36,9 @@ extension Session {
             }
         case .queueChanged, .turn, .pauseChanged, .fullscreen, .fullscreenChanged, .screen:
             return whileWaiting(event, at: now)
+        case .noRoom,
+            .stackChanged where waiting == .forRoom:
+            return waitForRoom(event)
         default:
             return whileShowing(event, at: now)
         }
@@ -140,7 +143,7 @@ extension Session {
     }
 
     /// Asks what the screen is like, to pick the toast's timeline; `.screen` shows it.
-    private mutating func readyToShow() -> [Effect] {
+    mutating func readyToShow() -> [Effect] {
         phase = .waiting(.forScreen)
         return [.lookAtScreen]
     }

@@ -61,6 +61,9 @@ public struct Session: Sendable {
         case outOfQueue
         /// Ready to show: asking what the screen is like, to pick its timeline.
         case forScreen
+        /// Stacked, with no room left on its monitor: waiting for a toast before it to go (a
+        /// full stack waits, as the queue does; nothing is placed off its monitor).
+        case forRoom
     }
 
     public let plan: Plan
