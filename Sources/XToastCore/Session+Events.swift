@@ -35,6 +35,9 @@ extension Session {
         case pauseChanged
         /// A stacked toast before ours came, went or changed size.
         case stackChanged
+        /// A stacked toast found no room on its monitor past the ones before it (after a
+        /// `show`, instead of `shown`): it waits for one of them to go.
+        case noRoom
         /// After a `restack`: the windows slide to their new place until then (nil: nothing moves).
         case sliding(until: Double?)
         /// A command from another xtoast (`--dismiss`, a toast with our tag).

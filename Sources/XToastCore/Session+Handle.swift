@@ -38,6 +38,9 @@ extension Session {
             return lockWhileShowing(event, at: now)
         case .queueChanged, .turn, .pauseChanged, .fullscreen, .fullscreenChanged, .lock, .lockChanged, .screen:
             return whileWaiting(event, at: now)
+        case .noRoom,
+            .stackChanged where waiting == .forRoom:
+            return waitForRoom(event)
         default:
             return whileShowing(event, at: now)
         }
@@ -155,7 +158,7 @@ extension Session {
     }
 
     /// Asks what the screen is like, to pick the toast's timeline; `.screen` shows it.
-    private mutating func readyToShow() -> [Effect] {
+    mutating func readyToShow() -> [Effect] {
         phase = .waiting(.forScreen)
         return [.lookAtScreen]
     }

@@ -73,6 +73,9 @@ public struct Session: Sendable {
         /// The screen is locked or blanked: aside in its place until it is not, then at its turn.
         /// Nothing of it shows, urgent or not.
         case locked
+        /// Stacked, with no room left on its monitor: waiting for a toast before it to go (a
+        /// full stack waits, as the queue does; nothing is placed off its monitor).
+        case forRoom
     }
 
     public let plan: Plan

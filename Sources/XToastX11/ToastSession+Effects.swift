@@ -60,9 +60,12 @@ extension ToastSession {
             // the one not drawn yet simply goes.
             let onScreen = morph ? retiring ?? showing : nil
             if morph { retiring = onScreen }
-            showing = try show(
-                content, on: timeline, composited: composited, morphingFrom: onScreen?.windows.first?.currentBox,
-                progress: onScreen?.windows.first?.progress)
+            guard
+                let shown = try show(
+                    content, on: timeline, composited: composited, morphingFrom: onScreen?.windows.first?.currentBox,
+                    progress: onScreen?.windows.first?.progress)
+            else { return try feed(.noRoom) }
+            showing = shown
             try feed(.shown)
         case .present(let appearance, let turn): showing?.present(appearance, turn: turn)
         case .blend(let composited): showing?.blend(composited)

@@ -33,9 +33,10 @@ extension ToastSession {
     /// Places the toast on its monitor(s) and maps its window(s), on the timeline and in the way
     /// (blended or not) the session picked; with `morphingFrom`, it grows out of that box (a
     /// toast with our tag, or our own before an update).
+    /// Returns nil, mapping nothing, when a stacked toast finds no room on a monitor.
     func show(
         _ content: ToastContent, on timeline: Timeline, composited: Bool, morphingFrom old: Rect?, progress oldProgress: Double?
-    ) throws(X11Error) -> Showing {
+    ) throws(X11Error) -> Showing? {
         let style = request.style
         let view: StartingView
         if let fresh { view = fresh } else { view = try askView() }
@@ -49,7 +50,7 @@ extension ToastSession {
         let direction = style.position.stackDirection
         let shifts = targets.map(stackShift)
         var spots: [Showing.Spot] = []
-        let windows = try zip(targets, shifts).map { monitor, shift throws(X11Error) in
+        let laidOut = try zip(targets, shifts).map { monitor, shift throws(X11Error) in
             let metrics = ToastMetrics(style: style, scale: scale, monitor: monitor.workArea.size)
             let painter: ToastPainter
             do {
@@ -64,12 +65,19 @@ extension ToastSession {
             spots.append(spot)
             let origin = Placement.origin(
                 for: spot.size, on: monitor.workArea, position: spot.position, margin: spot.margin, offset: spot.offset)
+            let alone = Placement.origin(
+                for: spot.size, on: monitor.workArea, position: spot.position, margin: spot.margin, offset: metrics.offset)
+            let fits = Stack.fits(placed: origin, alone: alone, shift: shift)
+            return (monitor: monitor, painter: painter, box: Rect(origin: origin, size: painter.boxSize), fits: fits)
+        }
+        // An update in place (`old`) keeps its place; a new stacked toast needs room on each monitor.
+        guard old != nil || laidOut.allSatisfy(\.fits) else { return nil }
+        let windows = try laidOut.map { monitor, painter, box, _ throws(X11Error) in
             // The move from the old box never crosses monitors.
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
-                display: display, painter: painter, box: Rect(origin: origin, size: painter.boxSize),
-                maximumScale: timeline.motion.maximumScale, morphStart: morphStart, morphProgress: startProgress, composited: composited,
-                clickThrough: request.clickThrough)
+                display: display, painter: painter, box: box, maximumScale: timeline.motion.maximumScale, morphStart: morphStart,
+                morphProgress: startProgress, composited: composited, clickThrough: request.clickThrough)
         }
         // Windows mapped or raised over ours arrive as SubstructureNotify on the root.
         XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
