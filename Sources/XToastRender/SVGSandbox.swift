@@ -10,7 +10,7 @@ import XToastCore
 /// prints (librsvg's panics, Pango's warnings about an SVG's text) comes back as one line.
 enum SVGSandbox {
     /// What one drawing may cost.
-    struct Budget: Sendable {
+    struct Budget: Equatable, Sendable {
         /// Bytes of address space the child may add to what it starts with (ours).
         var memory: Int
         /// Seconds of CPU time (RLIMIT_CPU counts whole seconds).
@@ -35,8 +35,23 @@ enum SVGSandbox {
         case none = 0, drawn, failed
     }
 
-    /// Parses and draws `bytes` into a transparent image of `size` pixels, in a child.
+    /// The last document drawn, its size and budget, and the drawing. The icon check at start-up
+    /// and the toast's painter ask for the same drawing: one child draws it, not two. Icons are
+    /// loaded on the main thread only.
+    nonisolated(unsafe) private static var last: (bytes: [UInt8], size: Size, budget: Budget, drawing: Drawing)?
+
+    /// Parses and draws `bytes` into a transparent image of `size` pixels, in a child (once for
+    /// the same document, size and budget in a row).
     static func draw(_ bytes: [UInt8], size: Size, library: SVGLibrary, budget: Budget = .standard) throws(RenderError)
+        -> Drawing
+    {
+        if let last, last.size == size, last.budget == budget, last.bytes == bytes { return last.drawing }
+        let drawing = try drawInChild(bytes, size: size, library: library, budget: budget)
+        last = (bytes, size, budget, drawing)
+        return drawing
+    }
+
+    private static func drawInChild(_ bytes: [UInt8], size: Size, library: SVGLibrary, budget: Budget) throws(RenderError)
         -> Drawing
     {
         let width = max(size.width, 1)

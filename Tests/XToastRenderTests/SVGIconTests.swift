@@ -263,15 +263,13 @@ struct SVGWorkBoundTests {
                 + " printf '%s' \"--><rect width='16' height='16'/></svg>\") | gzip -9 > \(path)")
         #expect(made)
         defer { unlink(path) }
-        let took = seconds {
-            #expect {
-                _ = try IconImage.file(at: path)
-            } throws: { error in
-                let error = error as? RenderError
-                return error?.overBudget == true && error?.description.hasSuffix("expands past 1 MiB") == true
-            }
+        // Refused at the bound while expanding (the message says so), not after 50 MB.
+        #expect {
+            _ = try IconImage.file(at: path)
+        } throws: { error in
+            let error = error as? RenderError
+            return error?.overBudget == true && error?.description.hasSuffix("expands past 1 MiB") == true
         }
-        #expect(took < 1, "took \(took) s")
         // A small one reads as its plain twin does.
         let small = scratch.path + "/small.svgz"
         #expect(shell("printf '%s' \"\(square("#ff0000"))\" | gzip > \(small)"))
@@ -286,15 +284,14 @@ struct SVGWorkBoundTests {
         let texts = (0..<3000).map { "<text font-size='1e30' font-family='x\($0)'>a</text>" }.joined()
         let path = try scratch.write("<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'>\(texts)</svg>", to: "slow.svg")
         let budget = SVGSandbox.Budget(memory: 256 << 20, cpuSeconds: 1, seconds: 10)
-        let took = seconds {
-            #expect {
-                _ = try IconImage.file(at: path, budget: budget)
-            } throws: { error in
-                let error = error as? RenderError
-                return error?.overBudget == true && error?.description.hasSuffix("took more than 1 s of CPU time") == true
-            }
+        // The CPU bound stops it, not the (far) wall-clock one: however loaded the machine, the
+        // message names CPU time. How long that takes is the bench's business, not a test's.
+        #expect {
+            _ = try IconImage.file(at: path, budget: budget)
+        } throws: { error in
+            let error = error as? RenderError
+            return error?.overBudget == true && error?.description.hasSuffix("took more than 1 s of CPU time") == true
         }
-        #expect(took < 5, "took \(took) s")
     }
 
     @Test("A data: URL embedding a 20000×20000 PNG (1.6 GB of pixels) is drawn away from us: bounded in time, our memory untouched")
@@ -330,7 +327,9 @@ struct SVGWorkBoundTests {
             // Drawn without the picture (librsvg's loader gets no memory for it) or not at all.
             _ = try? painter(.file(path)).image()
         }
-        #expect(took < 6, "took \(took) s")
+        // The child is killed at its 5 s deadline at the latest: bounded, not hung (however
+        // loaded the machine; how fast is the bench's business).
+        #expect(took < 30, "took \(took) s")
         #expect(residentMiB() - before < 100, "grew from \(before) to \(residentMiB()) MiB")
     }
 

@@ -29,8 +29,7 @@ extension OnScreen {
         for frame in onScreen { #expect(frame.y >= 0 && frame.y + frame.height <= 1080, "\(frame) leaves the monitor") }
         // The oldest goes: the one that waited shows, on the monitor.
         toasts[0].signal(SIGUSR1)
-        let ticket = try watcher.waitForShown(pid: late.child.pid, timeout: 10)
-        _ = ticket
+        _ = try watcher.waitForShown(pid: late.child.pid, timeout: 10)
         let deadline = Date().addingTimeInterval(3)
         while watcher.nextEvent(timeout: deadline.timeIntervalSinceNow) != nil {}
         for frame in watcher.mappedToasts().compactMap({ watcher.geometry($0) }) {
