@@ -119,7 +119,8 @@ public enum Fullscreen {
 public enum FullscreenPolicy: String, CaseIterable, Sendable {
     /// Show it as usual, over the fullscreen window.
     case show
-    /// Wait until that monitor is no longer covered, out of the queue (the toasts behind do not wait), then show it at its turn.
+    /// Wait until that monitor is no longer covered, aside in its place (the toasts behind pass
+    /// it), then show it in the order it started.
     case delay
     /// Do not show it at all: it ends at once.
     case drop

@@ -351,7 +351,7 @@ public enum OptionTable {
         OptionDefinition(
             "list", scope: .invocation,
             help:
-                "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause), delayed (by a fullscreen window) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused. Then exit."
+                "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause), delayed (by a fullscreen window or a locked screen) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused. Then exit."
         ) { config, _ throws(OptionError) in try setMode(&config, .list) },
         OptionDefinition(
             "history", scope: .invocation,
