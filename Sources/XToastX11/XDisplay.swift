@@ -97,7 +97,11 @@ public final class XDisplay {
         atoms = Atoms(connection: connection, screen: screen)
     }
 
-    deinit { XCloseDisplay(pointer) }
+    /// Closed, the connection is nothing to watch: its descriptor's number may be another's next.
+    deinit {
+        xtoast_watchdog_disarm()
+        XCloseDisplay(pointer)
+    }
 
     /// `XOpenDisplay`, with what Xlib writes to standard error meanwhile captured, so that its
     /// reason ("Maximum number of clients reached", "Authorization required…") becomes part of

@@ -29,6 +29,18 @@ enum Documentation {
         ("128+N", "ended by signal N (SIGTERM: 143, SIGINT: 130)"),
     ]
 
+    /// The man page's BAD INPUT: the rules, each in a sentence (the manual has the details).
+    static let badInput = [
+        "Every input is bounded by the work it causes, not by its size, and costs at most one warning line.",
+        "Text is cut at 4096 characters, standard input read up to 1 MiB, files read only if regular, PNGs refused past 4096x4096 pixels.",
+        "An SVG icon (a path, a theme, notify-send, the notification service) is expanded within 1 MiB and drawn in a child limited to 256 MiB more memory, 2 s of CPU and 5 s in all; past a bound the toast shows without it.",
+        "An icon theme's folders are names, never paths: ../ and absolute folders in an index.theme are skipped.",
+        "Only the X server's silence (5 s) ends a toast with status 1, never xtoast's own work or a loaded machine: under load toasts are late, not lost.",
+        "A stacked toast that does not fit on its monitor waits for room; nothing is placed off its monitor.",
+        "As notify-send, every line libnotify 0.8 accepts is shown (an icon that cannot be used is one warning); the lines it refuses exit 1.",
+        "Another client's queue entries cannot hold the queue: a forged ticket is waited for at most 5 s.",
+    ]
+
     static var visibleOptions: [OptionDefinition] { OptionTable.all.filter { !$0.hidden } }
 
     // MARK: --help
@@ -119,6 +131,8 @@ enum Documentation {
         page += "A bad entry is reported with its file and line and skipped.\n"
         page += ".SH EXIT STATUS\n"
         for (status, meaning) in exitStatuses { page += ".TP\n.B \(status)\n\(roff(meaning))\n" }
+        page += ".SH BAD INPUT\n"
+        for rule in badInput { page += ".IP \\(bu 2\n\(roff(rule))\n" }
         page += ".SH EXAMPLES\n"
         for (command, note) in examples {
             page += ".TP\n.B \(roff(command))\n\(note.isEmpty ? "" : roff(note) + "\n")"

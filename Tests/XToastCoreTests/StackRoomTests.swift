@@ -19,11 +19,20 @@ struct StackRoomTests {
         #expect(Stack.fits(placed: placed, alone: alone, shift: shift) == expected)
     }
 
+    /// A session of `plan` started and let through: its turn (a stacked toast's look reads only
+    /// the pause), no lock; the effects of the last answer.
+    static func started(_ plan: Session.Plan) -> (Session, [Session.Effect]) {
+        var session = Session(plan, frameInterval: 0.01)
+        #expect(session.handle(.start, at: 0).contains(.join))
+        #expect(session.handle(.turn(.mine), at: 0) == [.lookAtLock])
+        let effects = session.handle(.lock(covered: false), at: 0)
+        return (session, effects)
+    }
+
     @Test("No room: the toast waits, without a window or a timeline, and shows once a toast before it goes")
     func waitsForRoom() {
-        var session = Session(SessionTests.plan(stack: true), frameInterval: 0.01)
-        var effects = session.handle(.start, at: 0)
-        #expect(effects.contains(.join) && effects.contains(.lookAtScreen))
+        var (session, effects) = Self.started(SessionTests.plan(stack: true))
+        #expect(effects.contains(.lookAtScreen))
         effects = session.handle(.screen(Session.Screen()), at: 0)
         #expect(effects.shows.count == 1)
         // The X side found the stack full.
@@ -40,25 +49,23 @@ struct StackRoomTests {
 
     @Test("Waiting for room, a --dismiss ends it as any waiting toast")
     func dismissedWhileWaiting() {
-        var session = Session(SessionTests.plan(stack: true), frameInterval: 0.01)
-        _ = session.handle(.start, at: 0)
+        var (session, _) = Self.started(SessionTests.plan(stack: true))
         _ = session.handle(.screen(Session.Screen()), at: 0)
-        _ = session.handle(.noRoom, at: 0)
+        #expect(session.handle(.noRoom, at: 0).isEmpty)
+        #expect(session.waiting == .forRoom)
         #expect(session.handle(.remote(.dismiss), at: 1).contains(.finish(.dismissed)))
     }
 
     @Test("A toast already on screen ignores noRoom (an update keeps its place); a queued toast never waits for room")
     func onlyNewStackedToastsWait() {
-        var stacked = Session(SessionTests.plan(stack: true), frameInterval: 0.01)
-        _ = stacked.handle(.start, at: 0)
+        var (stacked, _) = Self.started(SessionTests.plan(stack: true))
         _ = stacked.handle(.screen(Session.Screen()), at: 0)
         _ = stacked.handle(.shown, at: 0)
         #expect(stacked.handle(.noRoom, at: 0.1).isEmpty)
         #expect(stacked.showing != nil)
-        var queued = Session(SessionTests.plan(), frameInterval: 0.01)
-        _ = queued.handle(.start, at: 0)
-        _ = queued.handle(.turn(.mine), at: 0)
-        _ = queued.handle(.screen(Session.Screen()), at: 0)
+        var (queued, effects) = Self.started(SessionTests.plan())
+        #expect(effects.contains(.lookAtScreen))
+        #expect(queued.handle(.screen(Session.Screen()), at: 0).shows.count == 1)
         #expect(queued.handle(.noRoom, at: 0).isEmpty)
         #expect(queued.waiting != .forRoom)
     }

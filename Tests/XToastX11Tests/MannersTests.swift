@@ -282,11 +282,12 @@ func waitUntilAside(_ watcher: XWatcher, pid: Int32) throws -> Window {
     }
 }
 
-/// An `XDisplay` for a test: its watchdog (SIGALRM after 5 s awake, for a command that must
-/// never hang) is switched off, as a test waits for its own conditions.
+/// An `XDisplay` for a test: its watchdog (it ends the process after 5 s of the server's
+/// silence, for a command that must never hang) is switched off, as a test waits for its own
+/// conditions, and would end the whole test process.
 private func openQuietly(_ name: String) throws -> XDisplay {
     let display = try XDisplay(name: name)
-    alarm(0)
+    xtoast_watchdog_disarm()
     return display
 }
 
