@@ -18,8 +18,11 @@ enum Detach {
     private static let queuedMark: UInt8 = 0
 
     /// The longest the caller waits. The child itself gives up on a silent server after
-    /// `XDisplay.answerTimeout` seconds and says so; this only bounds what else could go wrong.
-    static let callerBound = Double(XDisplay.answerTimeout) + 2
+    /// `XDisplay.answerTimeout` seconds of silence, and on a server that serves only others
+    /// after `XDisplay.busyTimeout`, and says so; this only bounds what else could go wrong. It
+    /// is as long as the longest of those, so that on a loaded machine (a hundred toasts started
+    /// at once, notify-send from a busy script) a toast is late, never killed unqueued.
+    static let callerBound = Double(XDisplay.busyTimeout) + 2
 
     /// Forks. The parent waits for the child's word and exits with it; the child returns and
     /// carries on. Called while the process has one thread (before Pango starts any), so fork

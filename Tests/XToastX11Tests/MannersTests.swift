@@ -317,16 +317,16 @@ private func nextEvent(_ display: XDisplay, within timeout: Double, _ check: (XE
 
 /// A plain application window, from a connection of its own, that asks the window manager for
 /// fullscreen the way players do (a `_NET_WM_STATE` client message to the root).
-private final class TestClient {
+final class TestClient {
     let display: OpaquePointer
     let id: Window
 
-    init(display name: String) throws {
+    init(display name: String, name title: String = "player") throws {
         guard let display = XOpenDisplay(name) else { throw TestFailure("cannot open display \(name)") }
         self.display = display
         let root = XDefaultRootWindow(display)
         id = XCreateSimpleWindow(display, root, 100, 100, 400, 300, 0, 0, 0)
-        XStoreName(display, id, "player")
+        XStoreName(display, id, title)
         XMapWindow(display, id)
         XSync(display, 0)
     }

@@ -89,7 +89,11 @@ extension OnScreen {
                 watcher.discardEvents()
                 let process = try XToastProcess(arguments, display: display, environment: ["XDG_CONFIG_HOME": folder], executable: ours)
                 if theirs.status == 0 {
-                    _ = try watcher.waitForToasts(timeout: 10)
+                    do {
+                        _ = try watcher.waitForToasts(timeout: 10)
+                    } catch {
+                        throw TestFailure("\(arguments): \(error); xtoast said \((try? process.wait(timeout: 1))?.stderr ?? "nothing")")
+                    }
                     _ = try XToastProcess.run(["--dismiss-all"], display: display)
                     delivered += 1
                 }

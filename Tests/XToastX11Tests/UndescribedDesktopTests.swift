@@ -34,12 +34,12 @@ extension OnScreen {
             #expect(try top.wait().status == 0)
 
             // A film fullscreen on L, then the focus on R with a window there.
-            let film = try PlainClient(display: server.name, name: "film")
+            let film = try TestClient(display: server.name, name: "film")
             _ = try watcher.waitFor("the film managed", timeout: 5) { watcher.geometry(film.id)?.y == bar ? true : nil }
             film.requestFullscreen(true)
             _ = try watcher.waitFor("the film fullscreen", timeout: 5) { watcher.geometry(film.id)?.height == 1080 ? true : nil }
             try runTool("xdotool", ["mousemove", "2500", "500"], display: server.name)
-            let terminal = try PlainClient(display: server.name, name: "terminal")
+            let terminal = try TestClient(display: server.name, name: "terminal")
             _ = try watcher.waitFor("the terminal on R, active", timeout: 5) { () -> Bool? in
                 let active = watcher.longs(watcher.root, "_NET_ACTIVE_WINDOW", type: Atom(XA_WINDOW), limit: 1).first
                 return active == UInt(terminal.id) && (watcher.geometry(terminal.id)?.x ?? 0) >= 1920 ? true : nil
@@ -126,35 +126,5 @@ extension OnScreen.UndescribedDesktop {
         #expect(frame.y + frame.height == launcher - 15, "\(frame), the launcher at \(launcher)")
         #expect(try toast.wait().status == 0)
         withExtendedLifetime(bus) {}
-    }
-}
-
-/// A plain top-level window on its own connection, which asks for fullscreen as players do.
-private final class PlainClient {
-    let display: OpaquePointer
-    let id: Window
-
-    init(display name: String, name title: String) throws {
-        guard let display = XOpenDisplay(name) else { throw TestFailure("cannot open display \(name)") }
-        self.display = display
-        id = XCreateSimpleWindow(display, XDefaultRootWindow(display), 100, 100, 400, 300, 0, 0, 0)
-        XStoreName(display, id, title)
-        XMapWindow(display, id)
-        XSync(display, 0)
-    }
-
-    deinit { XCloseDisplay(display) }
-
-    func requestFullscreen(_ on: Bool) {
-        var event = XEvent()
-        event.xclient.type = ClientMessage
-        event.xclient.window = id
-        event.xclient.message_type = XInternAtom(display, "_NET_WM_STATE", 0)
-        event.xclient.format = 32
-        event.xclient.data.l.0 = on ? 1 : 0
-        event.xclient.data.l.1 = Int(XInternAtom(display, "_NET_WM_STATE_FULLSCREEN", 0))
-        event.xclient.data.l.3 = 1
-        XSendEvent(display, XDefaultRootWindow(display), 0, SubstructureRedirectMask | SubstructureNotifyMask, &event)
-        XSync(display, 0)
     }
 }
