@@ -99,9 +99,21 @@ public final class XDisplay {
 
     /// Closed, the connection is nothing to watch: its descriptor's number may be another's next.
     deinit {
-        xtoast_watchdog_disarm()
+        XDisplay.disarmWatchdog()
         XCloseDisplay(pointer)
     }
+
+    /// The watchdog's state is a static inside C inline functions (watchdog.h): one copy per
+    /// object file that calls them. `idle` and `awake` are generic, so an optimised build
+    /// specialises them into their callers' files and modules, and a disarm there would reach
+    /// a copy of its own while the watchdog ran on (a release toast killed after 5 s of hold).
+    /// Every call is made here, out of line.
+    @inline(never) static func armWatchdog() { xtoast_watchdog_arm() }
+    @inline(never) static func disarmWatchdog() { xtoast_watchdog_disarm() }
+
+    /// Switches the watchdog off for good in this process: for a test, which waits for its own
+    /// conditions (the watchdog would end the whole test process).
+    public func stopWatchdog() { XDisplay.disarmWatchdog() }
 
     /// `XOpenDisplay`, with what Xlib writes to standard error meanwhile captured, so that its
     /// reason ("Maximum number of clients reached", "Authorization required…") becomes part of
@@ -142,16 +154,16 @@ public final class XDisplay {
     /// Runs `body`, a wait for events, signals or time, with the watchdog off: only waiting for
     /// the server's answers is bounded, and a toast may hold or wait its turn for hours.
     public func idle<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        xtoast_watchdog_disarm()
-        defer { xtoast_watchdog_arm() }
+        XDisplay.disarmWatchdog()
+        defer { XDisplay.armWatchdog() }
         return try body()
     }
 
     /// Runs `body`, requests to the server, with the watchdog armed inside an `idle` wait (the
     /// notification service asks between long waits in GLib's loop).
     public func awake<T>(_ body: () -> T) -> T {
-        xtoast_watchdog_arm()
-        defer { xtoast_watchdog_disarm() }
+        XDisplay.armWatchdog()
+        defer { XDisplay.disarmWatchdog() }
         return body()
     }
 

@@ -125,6 +125,14 @@ struct Installation {
         for file in files { #expect(!FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) left after uninstall") }
     }
 
+    /// The watchdog's state (a static in C inline functions) exists once in the release binary:
+    /// an optimised build that specialised `XDisplay.idle` into another file kept a copy of its
+    /// own there, disarmed it, and the real watchdog ended every toast held over 5 s.
+    @Test func theReleaseBinaryHasOneWatchdog() throws {
+        let symbols = try runTool("nm", [try releaseBinary()]).split(separator: "\n")
+        #expect(symbols.filter { $0.hasSuffix(" xtoast_watchdog_state.state") }.count == 1)
+    }
+
     /// The Makefile's release link, which keeps the resident memory low: no run path, MIT-SHM
     /// declined to cairo, and where the toolchain has lld (`XTOAST_RELEASE_LINK`, set by `make
     /// test`) the functions a toast runs laid out in the order of `startup.order` and relative

@@ -287,7 +287,7 @@ func waitUntilAside(_ watcher: XWatcher, pid: Int32) throws -> Window {
 /// conditions, and would end the whole test process.
 private func openQuietly(_ name: String) throws -> XDisplay {
     let display = try XDisplay(name: name)
-    xtoast_watchdog_disarm()
+    display.stopWatchdog()
     return display
 }
 
