@@ -113,9 +113,8 @@ extension OnScreen {
             #expect(second.stderr.hasPrefix("xtoast: org.freedesktop.Notifications is owned by xtoast (pid \(service)"), "\(second.stderr)")
 
             // The toast ends after 0.2 s; the service 2 s later (PrivateBus's idle time).
-            let deadline = Date().addingTimeInterval(15)
-            while kill(service, 0) == 0 && Date() < deadline { usleep(50_000) }
-            #expect(kill(service, 0) != 0, "the service did not exit when idle")
+            // Not our child: its end sends us nothing to wait on.
+            try waitUntil("the service exits when idle", timeout: 15) { kill(service, 0) != 0 }
             let again = Int(try bus.run(["notify-send", "-p", "-w", "-t", "200", "Two"]).split(separator: "\n").first ?? "") ?? 0
             #expect(again > first)
             try expectOthersStillShow(display, watcher)
@@ -153,8 +152,7 @@ extension OnScreen {
                 try bus.run(["notify-send", "-p", "-r", id.trimmingCharacters(in: .whitespacesAndNewlines), "-t", "300", "Copied"]) == id)
             #expect(try watcher.waitForDestroy(window, timeout: 3) < 3)
             // The replacement's own 0.3 s.
-            let deadline = Date().addingTimeInterval(10)
-            while !watcher.mappedToasts().isEmpty && Date() < deadline { usleep(50_000) }
+            try waitUntil("the screen clears") { watcher.mappedToasts().isEmpty }
             try expectOthersStillShow(display, watcher)
         }
 
@@ -338,10 +336,10 @@ final class PrivateBus {
             ["dbus-daemon", "--nofork", "--config-file=\(folder)/bus.conf"],
             environment: environment.merging(["DISPLAY": display, "XTOAST_NOTIFICATION_IDLE": Self.idleTime, "XTOAST_BIN": nil]) { $1 },
             stderr: folder + "/bus.log")
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, daemon.isRunning else { throw TestFailure("dbus-daemon did not start") }
-            usleep(10_000)
+        // A file another process writes: nothing to wait on but the file.
+        try waitUntil("dbus-daemon listening") {
+            guard daemon.isRunning else { throw TestFailure("dbus-daemon did not start") }
+            return FileManager.default.fileExists(atPath: socket)
         }
     }
 
