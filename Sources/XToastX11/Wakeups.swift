@@ -20,8 +20,25 @@ public final class Wakeups {
     /// SIGCHLD tells that a `--run` command ended.
     public static let handledSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGCHLD]
 
-    /// Blocks `handledSignals` for the process. Call first thing, before any library can start
-    /// a thread that would inherit an unblocked mask.
+    /// Blocks `handledSignals` in this thread, and so in every thread started from it later:
+    /// Pango's font loading and the watchdog start before the loop has its signalfd, and a
+    /// signal left unblocked in one of them ends the whole process by its default action (a
+    /// `--dismiss` by SIGUSR1 ended a toast with 138 while Pango's thread was alive). Call
+    /// first thing in main; a signal that comes before the loop waits for it, and is read then.
+    public static func blockHandledSignals() { setHandledSignals(SIG_BLOCK) }
+
+    /// Gives `handledSignals` their default handling back, for a process that shows no toast
+    /// (it has no loop to read them): Ctrl-C ends `--history` as it ends any program.
+    public static func unblockHandledSignals() { setHandledSignals(SIG_UNBLOCK) }
+
+    private static func setHandledSignals(_ how: Int32) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in handledSignals { sigaddset(&set, signal) }
+        pthread_sigmask(how, &set, nil)
+    }
+
+    /// Blocks `handledSignals` (again: `blockHandledSignals` did first) and reads them from now.
     public init() throws(X11Error) {
         signalDescriptor = Wakeups.handledSignals.withUnsafeBufferPointer {
             xtoast_signalfd($0.baseAddress, Int32($0.count))

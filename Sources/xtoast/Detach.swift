@@ -43,6 +43,8 @@ enum Detach {
         }
         if pid > 0 {
             close(ends[1])
+            // The caller shows nothing: Ctrl-C ends its wait, and the toast goes on.
+            Wakeups.unblockHandledSignals()
             exit(relay(from: ends[0], child: pid))
         }
         close(ends[0])

@@ -173,6 +173,33 @@ struct OnScreen {
         #expect(watcher.mappedToasts().isEmpty)
     }
 
+    /// Libraries start threads before the loop reads signals (Pango loads fonts on one): a
+    /// thread that does not block them would take a SIGUSR1 by its default action, and the toast
+    /// would die with 138 instead of being dismissed (seen in CI). The signal goes as soon as the
+    /// process blocks it, while such threads are young.
+    @Test func aSignalDuringStartUpIsTheToastsNeverItsDefaultAction() throws {
+        let (display, watcher) = try prepareSharedDisplay()
+        for round in 0..<8 {
+            let toast = try XToastProcess(
+                ["--duration", "sticky", "--print-outcome", "Dismissed while starting \(round)"], display: display)
+            try waitUntil("xtoast blocks SIGUSR1", interval: 0.0005) { Self.blocks(SIGUSR1, pid: toast.child.pid) }
+            toast.signal(SIGUSR1)
+            let result = try toast.wait()
+            #expect(result.status == 0, "round \(round)")
+            #expect(result.stdout == "dismissed\n", "round \(round)")
+        }
+        try waitUntil("no toast is left") { watcher.mappedToasts().isEmpty }
+    }
+
+    /// Whether the process's main thread blocks `signal` (/proc's SigBlk mask).
+    static func blocks(_ signal: Int32, pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
+            let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
     @Test func staysAboveWindowsMappedAfterIt() throws {
         let (display, watcher) = try prepareSharedDisplay()
         let toast = try XToastProcess(["--monitor", "L", "--duration", "sticky", "On top"], display: display)
