@@ -194,9 +194,29 @@ extension OnScreen {
             try expectOthersStillShow(display, watcher)
         }
 
-        /// Sends `count` notifications in a row; prints their ids in the order sent, then waits
-        /// until all are closed.
-        static func orderClient(_ count: Int) -> String {
+        /// A toast of the flood dismissed by a signal (as `--dismiss` or a window manager's kill
+        /// would) is closed by the user (reason 2), and the next one shows: the toasts process
+        /// takes the signal in every phase, so none is lost and nothing waits for a dead one.
+        @Test func aFloodDismissedBySignalsShowsWholeInOrder() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let count = 6
+            let client = try bus.start(["/usr/bin/python3", "-c", Self.orderClient(count, expiry: 60000)])
+            let shown = try watcher.recordShownTags(count: count, timeout: 60, matching: { $0.hasPrefix("fdn-") }) { ticket in
+                let pid = ticket.split(separator: "\n").first { $0.hasPrefix("pid=") }.flatMap { Int32($0.dropFirst(4)) }
+                if let pid { kill(pid, SIGUSR1) }
+            }
+            let output = try client.finish(timeout: 30).split(separator: "\n")
+            let ids = output.first?.split(separator: " ").map { "fdn-\($0)" } ?? []
+            #expect(shown == ids)
+            #expect(output.dropFirst().first == Substring(Array(repeating: "2", count: count).joined(separator: " ")), "\(output)")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// Sends `count` notifications in a row (each for `expiry` ms, −1 the toast's own time);
+        /// prints their ids in the order sent, then waits until all are closed and prints the
+        /// reasons, in the same order.
+        static func orderClient(_ count: Int, expiry: Int = -1) -> String {
             """
             import dbus, dbus.mainloop.glib
             from gi.repository import GLib
@@ -204,18 +224,19 @@ extension OnScreen {
             bus = dbus.SessionBus()
             server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
                                     "org.freedesktop.Notifications")
-            sent, heard = [], set()
+            sent, heard = [], {}
             loop = GLib.MainLoop()
             def closed(id, reason):
                 if id in sent:
-                    heard.add(id)
+                    heard[int(id)] = int(reason)
                     if len(heard) == len(sent): loop.quit()
             bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
             for n in range(\(count)):
-                sent.append(int(server.Notify("flood", 0, "", "In order %d" % n, "", [], {}, -1)))
+                sent.append(int(server.Notify("flood", 0, "", "In order %d" % n, "", [], {}, \(expiry))))
             print(" ".join(str(id) for id in sent), flush=True)
             GLib.timeout_add(50000, loop.quit)
             loop.run()
+            print(" ".join(str(heard.get(id, "none")) for id in sent), flush=True)
             """
         }
 

@@ -324,8 +324,8 @@ extension XWatcher {
     /// Records the tags of toasts as their first frames come out (`_XTOAST_SHOWN` on their
     /// tickets), in that order, for tags that `matching` takes, until `count` are out. Each
     /// window created from now on is listened to before its properties are read: a write
-    /// after the read still comes as an event.
-    func recordShownTags(count: Int, timeout: Double, matching: (String) -> Bool) throws -> [String] {
+    /// after the read still comes as an event. `then` gets each recorded toast's ticket text.
+    func recordShownTags(count: Int, timeout: Double, matching: (String) -> Bool, then: (String) -> Void = { _ in }) throws -> [String] {
         var shown: [String] = []
         var done: Set<Window> = []
         var tags: [Window: String] = [:]
@@ -345,6 +345,7 @@ extension XWatcher {
             if !longs(window, "_XTOAST_SHOWN", type: Atom(XA_CARDINAL), limit: 5).isEmpty {
                 shown.append(tag)
                 done.insert(window)
+                then(ticketText(UInt(window)))
             }
         }
         while shown.count < count {
@@ -356,6 +357,11 @@ extension XWatcher {
                 look(at: event.xcreatewindow.window)
             } else if event.type == PropertyNotify {
                 look(at: event.xproperty.window)
+            } else if event.type == DestroyNotify {
+                // The server gives a gone client's ids to the next one: a new ticket can have
+                // the id of one recorded already.
+                done.remove(event.xdestroywindow.window)
+                tags[event.xdestroywindow.window] = nil
             }
         }
         return shown
