@@ -62,8 +62,7 @@ extern int main(int argc, char **argv);
  * here (the stack limit bounds only the stack the kernel grows), for a stack limit too small to
  * draw with. The same thread, because main's top-level code belongs to the main actor, which
  * checks the thread it runs on. Returns 0 in that second run, -1 when the stack cannot be
- * made; else it never returns (the second run ends the process with exit). The state is per
- * object file: call from Stack.swift only. */
+ * made; else it never returns (the second run ends the process with exit). */
 struct xtoast_main_call {
     int argc;
     char **argv;
@@ -71,10 +70,9 @@ struct xtoast_main_call {
     ucontext_t first, second;
 };
 
-static inline struct xtoast_main_call *xtoast_main_call_state(void) {
-    static struct xtoast_main_call call;
-    return &call;
-}
+/* One per process: a weak global, never a static inside an inline function (see CX11/shim.h). */
+__attribute__((weak)) struct xtoast_main_call xtoast_main_call = {0};
+static inline struct xtoast_main_call *xtoast_main_call_state(void) { return &xtoast_main_call; }
 
 static inline void xtoast_main_again(void) {
     struct xtoast_main_call *call = xtoast_main_call_state();

@@ -9,15 +9,14 @@
 /* G_VARIANT_TYPE ("s") and friends are casts of a type string. */
 static inline const GVariantType *xtoast_variant_type(const char *text) { return (const GVariantType *)text; }
 
-/* Registers `info` at `path` with one method handler (the vtable must outlive the object: a
- * static one). */
+/* Registers `info` at `path` with one method handler. GDBus keeps the table for as long as
+ * the object is registered: a weak global, one per process (never a static inside an inline
+ * function: see CX11/shim.h). */
+__attribute__((weak)) GDBusInterfaceVTable xtoast_service_vtable = {0};
 static inline guint xtoast_register_object(GDBusConnection *connection, const char *path, GDBusInterfaceInfo *info,
                                            GDBusInterfaceMethodCallFunc call, GError **error) {
-    static const GDBusInterfaceVTable vtable = {0};
-    static GDBusInterfaceVTable table;
-    table = vtable;
-    table.method_call = call;
-    return g_dbus_connection_register_object(connection, path, info, &table, NULL, NULL, error);
+    xtoast_service_vtable.method_call = call;
+    return g_dbus_connection_register_object(connection, path, info, &xtoast_service_vtable, NULL, NULL, error);
 }
 
 /* F_SETPIPE_SZ is Linux's (and GNU's): the buffer of a pipe, in bytes; -1 where it cannot be set. */

@@ -59,12 +59,9 @@ static inline uint8_t xtoast_shape_opcode(xcb_connection_t *connection) {
 /* XInput 2 raw motion, for --click-through (PointerWatch.swift), spoken directly through XCB:
  * libXi linked in would load at every start; opened with dlopen it takes eight round trips to
  * set itself up. This takes two (the extension's opcode, its version), and lets Xlib queue
- * XInput's events by giving it a converter for them. Call these from PointerWatch.swift only
- * (the extension key is a static inside a function, one per object file). */
-static inline xcb_extension_t *xtoast_xinput_extension(void) {
-    static xcb_extension_t extension = {"XInputExtension", 0};
-    return &extension;
-}
+ * XInput's events by giving it a converter for them. */
+__attribute__((weak)) xcb_extension_t xtoast_xinput_key = {"XInputExtension", 0};
+static inline xcb_extension_t *xtoast_xinput_extension(void) { return &xtoast_xinput_key; }
 
 /* XInput's major opcode, 0 when the server lacks it (one round trip). */
 static inline uint8_t xtoast_xinput_opcode(xcb_connection_t *connection) {
@@ -104,12 +101,16 @@ static inline void xtoast_xi_select_raw_motion(xcb_connection_t *connection, uin
 }
 
 /* MIT-SCREEN-SAVER's state, asked through XCB so that the question travels with the start-up
- * batch (libXss's XScreenSaverQueryInfo waits for its answer). Call these from LockWatch.swift
- * only (the extension key is a static inside a function, one per object file). */
-static inline xcb_extension_t *xtoast_screensaver_extension(void) {
-    static xcb_extension_t extension = {"MIT-SCREEN-SAVER", 0};
-    return &extension;
-}
+ * batch (libXss's XScreenSaverQueryInfo waits for its answer).
+ *
+ * State in these headers is a weak global, which the linker keeps once, never a static inside
+ * an inline function: every object file that calls one gets a copy of the function and of its
+ * static (an optimised build inlines Swift callers across files), and XCB knows an extension
+ * by its key. The release build once had two screen saver keys, so the answer prefetched as the
+ * connection opened was not found and the server was asked again, a round trip before the
+ * toast; and three watchdogs, one of which killed every toast held past 5 s. */
+__attribute__((weak)) xcb_extension_t xtoast_screensaver_key = {"MIT-SCREEN-SAVER", 0};
+static inline xcb_extension_t *xtoast_screensaver_extension(void) { return &xtoast_screensaver_key; }
 
 static inline void xtoast_screensaver_prefetch(xcb_connection_t *connection) {
     xcb_prefetch_extension_data(connection, xtoast_screensaver_extension());

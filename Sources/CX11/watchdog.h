@@ -49,11 +49,11 @@ struct xtoast_watchdog {
     volatile unsigned long generation;
 };
 
-static inline struct xtoast_watchdog *xtoast_watchdog_state(void) {
-    static struct xtoast_watchdog state = {
-        .descriptor = 2, .connection = -1, .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
-    return &state;
-}
+/* One per process: a weak global, which the linker keeps once, never a static inside an inline
+ * function, of which every object file calling it has a copy of its own (shim.h says more). */
+__attribute__((weak)) struct xtoast_watchdog xtoast_watchdog = {
+    .descriptor = 2, .connection = -1, .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER};
+static inline struct xtoast_watchdog *xtoast_watchdog_state(void) { return &xtoast_watchdog; }
 
 /* How often the watched thread was scheduled, and its state letter; -1 when unreadable. */
 static inline long xtoast_watchdog_switches(const char *path, char *state) {

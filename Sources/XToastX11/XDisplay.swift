@@ -103,13 +103,9 @@ public final class XDisplay {
         XCloseDisplay(pointer)
     }
 
-    /// The watchdog's state is a static inside C inline functions (watchdog.h): one copy per
-    /// object file that calls them. `idle` and `awake` are generic, so an optimised build
-    /// specialises them into their callers' files and modules, and a disarm there would reach
-    /// a copy of its own while the watchdog ran on (a release toast killed after 5 s of hold).
-    /// Every call is made here, out of line.
-    @inline(never) static func armWatchdog() { xtoast_watchdog_arm() }
-    @inline(never) static func disarmWatchdog() { xtoast_watchdog_disarm() }
+    /// The watchdog's switch (watchdog.h: one per process, however the calls are inlined).
+    static func armWatchdog() { xtoast_watchdog_arm() }
+    static func disarmWatchdog() { xtoast_watchdog_disarm() }
 
     /// Switches the watchdog off for good in this process: for a test, which waits for its own
     /// conditions (the watchdog would end the whole test process).
