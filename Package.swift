@@ -23,10 +23,10 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CX11",
-            pkgConfig: "x11 xext xinerama xfixes xscrnsaver cairo-xlib x11-xcb xcb-randr xcb-shape",
+            pkgConfig: "x11 xext xinerama xfixes xscrnsaver xrender cairo-xlib x11-xcb xcb-randr xcb-shape",
             providers: [
                 .apt([
-                    "libx11-dev", "libxext-dev", "libxinerama-dev", "libxfixes-dev", "libxss-dev", "libcairo2-dev",
+                    "libx11-dev", "libxext-dev", "libxinerama-dev", "libxfixes-dev", "libxss-dev", "libxrender-dev", "libcairo2-dev",
                     "libx11-xcb-dev", "libxcb-randr0-dev", "libxcb-shape0-dev",
                 ])
             ]

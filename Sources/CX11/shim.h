@@ -10,6 +10,7 @@
 #include <X11/extensions/Xfixes.h>
 #include <X11/extensions/scrnsaver.h>
 #include <X11/extensions/sync.h>
+#include <X11/extensions/Xrender.h>
 #include <cairo/cairo-xlib.h>
 #include <X11/Xlib-xcb.h>
 #include <xcb/randr.h>

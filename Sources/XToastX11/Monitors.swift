@@ -32,6 +32,8 @@ extension XDisplay {
         guard xtoast_randr_opcode(connection) != 0 else { return nil }
         let versionQuestion = xcb_randr_query_version(connection, 1, 5)
         let monitorsQuestion = xcb_randr_get_monitors(connection, xcb_window_t(truncatingIfNeeded: root), 1)
+        // Their answers come back with RENDER's formats.
+        finishRenderSetUp()
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         let version = xcb_randr_query_version_reply(connection, versionQuestion, &error)
         free(error)

@@ -94,8 +94,19 @@ public final class XDisplay {
         screen = XDefaultScreen(display)
         root = XRootWindow(display, screen)
         XDisplay.installErrorHandlers()
-        atoms = Atoms(connection: connection, screen: screen)
+        // cairo-xlib asks libXrender for RENDER's opcode, then its version and picture formats,
+        // each a round trip of its own before the first paint; asked here, while XCB's
+        // questions are out, they come back with those answers, and libXrender keeps them.
+        atoms = Atoms(connection: connection, screen: screen) {
+            var event: Int32 = 0
+            var error: Int32 = 0
+            _ = XRenderQueryExtension(display, &event, &error)
+        }
     }
+
+    /// The second half of RENDER's set-up (see `init`): its version and picture formats, to be
+    /// called while other questions are out (the start-up batch's).
+    func finishRenderSetUp() { _ = XRenderQueryFormats(pointer) }
 
     /// Closed, the connection is nothing to watch: its descriptor's number may be another's next.
     deinit {
@@ -287,7 +298,7 @@ public final class XDisplay {
 }
 
 /// The atoms xtoast uses, interned in one round trip, which also brings the answers about the
-/// RandR and SHAPE extensions.
+/// RandR and SHAPE extensions, and whatever `meanwhile` asks through Xlib.
 public struct Atoms {
     public let windowType, windowTypeNotification, wmState, wmStateAbove, wmStateSkipTaskbar: Atom
     public let activeWindow, wmPid, wmName, utf8String, compositorSelection: Atom
@@ -312,7 +323,7 @@ public struct Atoms {
     /// Do not disturb: the root's `_XTOAST_PAUSED` (see `Pause`).
     public let paused: Atom
 
-    init(connection: OpaquePointer, screen: Int32) {
+    init(connection: OpaquePointer, screen: Int32, meanwhile: () -> Void) {
         let names = [
             "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NOTIFICATION", "_NET_WM_STATE", "_NET_WM_STATE_ABOVE",
             "_NET_WM_STATE_SKIP_TASKBAR", "_NET_ACTIVE_WINDOW", "_NET_WM_PID", "_NET_WM_NAME", "UTF8_STRING",
@@ -328,6 +339,7 @@ public struct Atoms {
         }
         xtoast_prefetch_extensions(connection)
         LockWatch.prefetchExtension(connection)
+        meanwhile()
         // 0 (None) for an atom the server did not answer: only when the connection is gone,
         // which the next Xlib call reports.
         let atoms = questions.map { question -> Atom in

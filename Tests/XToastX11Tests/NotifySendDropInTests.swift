@@ -90,7 +90,7 @@ extension OnScreen {
                 let process = try XToastProcess(arguments, display: display, environment: ["XDG_CONFIG_HOME": folder], executable: ours)
                 if theirs.status == 0 {
                     do {
-                        _ = try watcher.waitForToasts(timeout: 10)
+                        _ = try watcher.waitForToasts(timeout: 10, orGone: true)
                     } catch {
                         throw TestFailure("\(arguments): \(error); xtoast said \((try? process.wait(timeout: 1))?.stderr ?? "nothing")")
                     }
