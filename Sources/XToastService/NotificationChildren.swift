@@ -74,7 +74,12 @@ final class NotificationChildren {
 
     /// Starts the spare, if none is ready and one may start (at the service's start: the
     /// first notification's process then starts while the service gets onto the bus).
-    func prepareSpare() {
+    func prepareSpare(adopting forked: Spare? = nil) {
+        if let forked {
+            watch(forked.pid)
+            spare = forked
+            return
+        }
         guard spare == nil, joining == nil, running.count < Self.runningLimit else { return }
         do throws(SpawnError) {
             spare = try start()
@@ -265,18 +270,7 @@ final class NotificationChildren {
     /// Starts this program as a notification's toast process: standard input and output are
     /// pipes to us (ours non-blocking, close-on-exec), the signals back to their defaults.
     static func spawn() throws(SpawnError) -> Spare {
-        var input: [Int32] = [-1, -1]
-        var output: [Int32] = [-1, -1]
-        guard xtoast_pipe(&input) == 0 else { throw SpawnError(description: Errno.current.description) }
-        guard xtoast_pipe(&output) == 0 else {
-            let error = Errno.current
-            input.forEach { Glibc.close($0) }
-            throw SpawnError(description: error.description)
-        }
-        _ = fcntl(input[1], F_SETFL, O_NONBLOCK)
-        _ = fcntl(output[0], F_SETFL, O_NONBLOCK)
-        // A command line fits the buffer whole (the default 64 KiB would do for any real one).
-        _ = xtoast_set_pipe_size(input[1], Int32(NotificationChild.pipeBuffer))
+        let (input, output) = try pipes()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -302,6 +296,62 @@ final class NotificationChildren {
             throw SpawnError(description: Errno(result).description)
         }
         return Spare(pid: pid, input: input[1], output: output[0])
+    }
+
+    /// The pipes to a toast process: its standard input and output (ends 0 and 1 of each, all
+    /// close-on-exec; ours non-blocking).
+    private static func pipes() throws(SpawnError) -> (input: [Int32], output: [Int32]) {
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        guard xtoast_pipe(&input) == 0 else { throw SpawnError(description: Errno.current.description) }
+        guard xtoast_pipe(&output) == 0 else {
+            let error = Errno.current
+            input.forEach { Glibc.close($0) }
+            throw SpawnError(description: error.description)
+        }
+        _ = fcntl(input[1], F_SETFL, O_NONBLOCK)
+        _ = fcntl(output[0], F_SETFL, O_NONBLOCK)
+        // A command line fits the buffer whole (the default 64 KiB would do for any real one).
+        _ = xtoast_set_pipe_size(input[1], Int32(NotificationChild.pipeBuffer))
+        return (input, output)
+    }
+
+    /// Forks this process into the first notification's toast process, which needs no exec and
+    /// no loading: only while the process has one thread (nil otherwise, or when it cannot). In
+    /// the child: `.child`, with the pipes on its standard input and output.
+    static func fork() -> Forked {
+        guard threadCount() == 1, let (input, output) = try? pipes() else { return .parent(nil) }
+        let pid = Glibc.fork()
+        if pid == 0 {
+            dup2(input[0], 0)
+            dup2(output[1], 1)
+            (input + output).forEach { Glibc.close($0) }
+            return .child
+        }
+        Glibc.close(input[0])
+        Glibc.close(output[1])
+        guard pid > 0 else {
+            Glibc.close(input[1])
+            Glibc.close(output[0])
+            return .parent(nil)
+        }
+        return .parent(Spare(pid: pid, input: input[1], output: output[0]))
+    }
+
+    enum Forked {
+        case parent(Spare?)
+        case child
+    }
+
+    /// The threads of this process (/proc/self/task); 0 when it cannot be read.
+    private static func threadCount() -> Int {
+        guard let folder = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(folder) }
+        var count = 0
+        while let entry = readdir(folder) {
+            if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+        }
+        return count
     }
 }
 

@@ -19,6 +19,38 @@ public final class NotificationService {
         "body", "body-markup", "actions", "icon-static", "x-canonical-private-synchronous", "x-dunst-stack-tag",
     ]
 
+    /// The first notification's toast process, forked from the service as it starts.
+    public struct ToastProcess {
+        fileprivate let process: NotificationChildren.Spare
+
+        /// Ends it, for a service that cannot serve after all.
+        public func discard() {
+            kill(process.pid, SIGKILL)
+            close(process.input)
+            close(process.output)
+        }
+    }
+
+    /// What `forkToastProcess` made of this process.
+    public enum Fork {
+        /// The service, with its first toast process (nil: none could be forked; the service
+        /// starts one the usual way, and says why if that fails too).
+        case service(ToastProcess?)
+        /// The toast process: standard input and output are its pipes to the service.
+        case toastProcess
+    }
+
+    /// Forks the first notification's toast process first thing, while the process has one
+    /// thread: it needs no exec and no loading, and gets ready while the service opens the
+    /// display and gets onto the bus; the bus's first notification (the one it started the
+    /// service for) finds it further on.
+    public static func forkToastProcess() -> Fork {
+        switch NotificationChildren.fork() {
+        case .child: .toastProcess
+        case .parent(let spare): .service(spare.map(ToastProcess.init))
+        }
+    }
+
     /// How the service ended: the exit status and the line to print, if any.
     public struct Ending: Error {
         public var status: Int32
@@ -40,8 +72,15 @@ public final class NotificationService {
     private var acquired = false
     private var ending = Ending(status: 0, message: nil)
 
-    public init(display: XDisplay, rules: [NotificationRule], idleTime: Double, version: String, warn: @escaping (String) -> Void) {
+    /// The first notification's toast process, forked before anything else; nil once adopted.
+    private var forked: ToastProcess?
+
+    public init(
+        display: XDisplay, rules: [NotificationRule], idleTime: Double, version: String, forked: ToastProcess?,
+        warn: @escaping (String) -> Void
+    ) {
         (self.display, self.rules, self.idleTime, self.version, self.warn) = (display, rules, idleTime, version, warn)
+        self.forked = forked
         iconTheme = display.xsettings().flatMap(XSettings.iconTheme)
     }
 
@@ -58,7 +97,8 @@ public final class NotificationService {
             G_BUS_TYPE_SESSION, Self.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, onBusAcquired, onNameAcquired, onNameLost, nil, nil)
         armIdleTimer()
         // The first notification's process gets ready while the service gets onto the bus.
-        children.prepareSpare()
+        children.prepareSpare(adopting: forked?.process)
+        forked = nil
         display.idle { g_main_loop_run(loop) }
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         if ending.status != 0 || ending.message != nil { throw ending }

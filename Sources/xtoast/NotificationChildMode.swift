@@ -9,16 +9,34 @@ import XToastX11
 /// in the queue is on the server, and how the toast ended.
 enum NotificationChildMode {
     /// Whether the service started this process.
-    static let isOn = getenv(NotificationChild.environmentVariable) != nil
+    nonisolated(unsafe) private(set) static var isOn = getenv(NotificationChild.environmentVariable) != nil
 
     /// The display opened while waiting, until the command takes it.
     nonisolated(unsafe) private static var display: XDisplay?
 
     /// Gets ready, then reads the command line; exits without a word when the service ended
     /// before it had work for this process.
-    static func arguments() -> [String] {
+    static func arguments() -> [String] { arguments(forked: false) }
+
+    /// The service's first toast process, forked from it (`NotificationService.forkToastProcess`):
+    /// a toast process from here on, as if started by exec. Its signals are the toast's again.
+    static func runForked() -> Never {
+        isOn = true
+        Wakeups.blockHandledSignals()
+        do {
+            let command = try XToastCommand(arguments: arguments(forked: true))
+            exit(try command.run())
+        } catch {
+            die(error.message, status: error.status)
+        }
+    }
+
+    /// `forked`: forked before the service opened the display itself; a display that cannot be
+    /// used is then the service's to say (one line): this process says nothing until it has work.
+    private static func arguments(forked: Bool) -> [String] {
         // Nothing this process starts is the service's child.
         unsetenv(NotificationChild.environmentVariable)
+        let errors = forked ? Output.silenceStandardError() : nil
         startLoadingFonts()
         let opened: XDisplay
         do {
@@ -41,6 +59,7 @@ enum NotificationChildMode {
             }
             return bytes
         }
+        if let errors { Output.restoreStandardError(errors) }
         guard let arguments = NotificationChild.decode(bytes) else {
             die("the notification service sent a command line cut short", status: ExitStatus.failure)
         }

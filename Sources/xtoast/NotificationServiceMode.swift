@@ -11,15 +11,22 @@ enum NotificationServiceMode {
     static let idleTime = 30.0
 
     static func run(_ request: Configuration) throws(CommandError) -> Int32 {
+        let forked: NotificationService.ToastProcess?
+        switch NotificationService.forkToastProcess() {
+        case .toastProcess: NotificationChildMode.runForked()
+        case .service(let process): forked = process
+        }
         let display: XDisplay
         do {
             display = try XDisplay(name: request.display)
         } catch .noDisplay {
+            forked?.discard()
             // Started by the bus, the service has the environment the bus was given.
             throw .failure(
                 "no display: DISPLAY is not set in the session bus's activation environment (run dbus-update-activation-environment DISPLAY XAUTHORITY in the X session's start-up)"
             )
         } catch {
+            forked?.discard()
             throw .failure(error.description)
         }
         var rules: [NotificationRule] = []
@@ -33,7 +40,7 @@ enum NotificationServiceMode {
             idle = seconds
         }
         let version = String(Documentation.version.dropFirst("xtoast ".count))
-        let service = NotificationService(display: display, rules: rules, idleTime: idle, version: version, warn: warn)
+        let service = NotificationService(display: display, rules: rules, idleTime: idle, version: version, forked: forked, warn: warn)
         do throws(NotificationService.Ending) {
             return try service.run()
         } catch {

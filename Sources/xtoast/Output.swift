@@ -17,6 +17,25 @@ enum Output {
         }
     }
 
+    /// Points standard error at /dev/null; the descriptor it was, to give back with
+    /// `restoreStandardError` (nil: it could not be kept, and is left as it was).
+    static func silenceStandardError() -> Int32? {
+        let kept = fcntl(2, F_DUPFD_CLOEXEC, 3)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard kept >= 0, null >= 0, dup2(null, 2) == 2 else {
+            if kept >= 0 { close(kept) }
+            if null >= 0 { close(null) }
+            return nil
+        }
+        close(null)
+        return kept
+    }
+
+    static func restoreStandardError(_ kept: Int32) {
+        dup2(kept, 2)
+        close(kept)
+    }
+
     /// Writes `text` whole to standard output; the one way xtoast prints there. print() drops
     /// write errors, and a full disk, a closed descriptor or a reader that went away must not
     /// end in status 0 with the output lost: it is one line and status 1.
