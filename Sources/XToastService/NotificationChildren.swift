@@ -317,30 +317,25 @@ final class NotificationChildren {
     }
 
     /// Forks this process into the first notification's toast process, which needs no exec and
-    /// no loading: only while the process has one thread (nil otherwise, or when it cannot). In
-    /// the child: `.child`, with the pipes on its standard input and output.
-    static func fork() -> Forked {
-        guard threadCount() == 1, let (input, output) = try? pipes() else { return .parent(nil) }
+    /// no loading: only while the process has one thread (no process otherwise, or when it
+    /// cannot). In the child: `.toastProcess`, with the pipes on its standard input and output.
+    static func fork() -> NotificationService.Fork {
+        guard threadCount() == 1, let (input, output) = try? pipes() else { return .service(nil) }
         let pid = Glibc.fork()
         if pid == 0 {
             dup2(input[0], 0)
             dup2(output[1], 1)
             (input + output).forEach { Glibc.close($0) }
-            return .child
+            return .toastProcess
         }
         Glibc.close(input[0])
         Glibc.close(output[1])
         guard pid > 0 else {
             Glibc.close(input[1])
             Glibc.close(output[0])
-            return .parent(nil)
+            return .service(nil)
         }
-        return .parent(Spare(pid: pid, input: input[1], output: output[0]))
-    }
-
-    enum Forked {
-        case parent(Spare?)
-        case child
+        return .service(NotificationService.ToastProcess(process: Spare(pid: pid, input: input[1], output: output[0])))
     }
 
     /// The threads of this process (/proc/self/task); 0 when it cannot be read.

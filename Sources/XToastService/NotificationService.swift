@@ -21,7 +21,7 @@ public final class NotificationService {
 
     /// The first notification's toast process, forked from the service as it starts.
     public struct ToastProcess {
-        fileprivate let process: NotificationChildren.Spare
+        let process: NotificationChildren.Spare
 
         /// Ends it, for a service that cannot serve after all.
         public func discard() {
@@ -44,12 +44,7 @@ public final class NotificationService {
     /// thread: it needs no exec and no loading, and gets ready while the service opens the
     /// display and gets onto the bus; the bus's first notification (the one it started the
     /// service for) finds it further on.
-    public static func forkToastProcess() -> Fork {
-        switch NotificationChildren.fork() {
-        case .child: .toastProcess
-        case .parent(let spare): .service(spare.map(ToastProcess.init))
-        }
-    }
+    public static func forkToastProcess() -> Fork { NotificationChildren.fork() }
 
     /// How the service ended: the exit status and the line to print, if any.
     public struct Ending: Error {

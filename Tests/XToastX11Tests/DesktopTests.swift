@@ -215,10 +215,12 @@ extension OnScreen {
             watcher.setRootProperty("_NET_CURRENT_DESKTOP", type: Atom(XA_CARDINAL), format: 32, bytes: longBytes([0xffff_ffff]), count: 1)
             XSync(watcher.display, 0)
             func bottomEdge() throws -> Int {
+                // Held until its place is read: a toast gone at once may be gone before that.
                 let toast = try XToastProcess(
-                    ["--duration", "0", "--fade-in", "0", "--fade-out", "0", "Still at the edge"], display: server.name)
+                    ["--duration", "sticky", "--fade-in", "0", "--fade-out", "0", "Still at the edge"], display: server.name)
                 let window = try #require(try watcher.waitForToasts().first)
                 let frame = try #require(watcher.geometry(window))
+                toast.signal(SIGUSR1)
                 let result = try toast.wait()
                 #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
                 return frame.y + frame.height
