@@ -125,8 +125,9 @@ final class NotificationChildren {
     /// was replaced by a newer toast of the same notification, and nothing is said about it).
     func ended(_ pid: pid_t, status: Int32) -> (entry: Entry, report: NotificationChild.Report)? {
         if let spare, spare.pid == pid {
-            // It could not get ready (its error is on our standard error); the next
-            // notification starts one of its own.
+            // It could not get ready (its error is on our standard error, or, forked before
+            // the service opened the display, is the service's own); the next notification
+            // starts one of its own.
             Glibc.close(spare.input)
             Glibc.close(spare.output)
             self.spare = nil
