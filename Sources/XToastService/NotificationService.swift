@@ -22,13 +22,6 @@ public final class NotificationService {
     /// The first notification's toast process, forked from the service as it starts.
     public struct ToastProcess {
         let process: NotificationChildren.Spare
-
-        /// Ends it, for a service that cannot serve after all.
-        public func discard() {
-            kill(process.pid, SIGKILL)
-            close(process.input)
-            close(process.output)
-        }
     }
 
     /// What `forkToastProcess` made of this process.

@@ -11,6 +11,7 @@ enum NotificationServiceMode {
     static let idleTime = 30.0
 
     static func run(_ request: Configuration) throws(CommandError) -> Int32 {
+        // A service that cannot serve leaves it nothing to read: it ends without a word.
         let forked: NotificationService.ToastProcess?
         switch NotificationService.forkToastProcess() {
         case .toastProcess: NotificationChildMode.runForked()
@@ -20,13 +21,11 @@ enum NotificationServiceMode {
         do {
             display = try XDisplay(name: request.display)
         } catch .noDisplay {
-            forked?.discard()
             // Started by the bus, the service has the environment the bus was given.
             throw .failure(
                 "no display: DISPLAY is not set in the session bus's activation environment (run dbus-update-activation-environment DISPLAY XAUTHORITY in the X session's start-up)"
             )
         } catch {
-            forked?.discard()
             throw .failure(error.description)
         }
         var rules: [NotificationRule] = []
