@@ -19,8 +19,9 @@ extension Session {
         case .behindLock:
             guard covered else { return showUnlessCovered() }
             phase = .waiting(.locked)
-            // Stacked toasts keep nobody waiting: they wait in their place.
-            return plan.stack ? [.watchLock] : [.standAsideInPlace, .watchLock]
+            // Stacked toasts keep nobody waiting: they wait in their place. Watched from here on,
+            // and looked at once more: an unlock in between would otherwise go unseen.
+            return (plan.stack ? [] : [.standAsideInPlace]) + [.watchLock, .lookAtLock]
         case .locked:
             guard !covered else { return [] }
             if plan.stack { return showUnlessLocked() }
@@ -33,12 +34,19 @@ extension Session {
         }
     }
 
-    /// The lock's events while a toast is up: a locker over it freezes its time, the unlock lets
-    /// it go on (for at least the hover minimum, as after the pointer).
+    /// The lock's events while a toast is up: a locker over it or the screen saver freezes its
+    /// time, the unlock lets it go on (for at least the hover minimum, as after the pointer).
+    /// Watched from the first frame on (`greet`): a locker's window comes as any map does, the
+    /// screen saver only to those who ask.
     mutating func lockWhileShowing(_ event: Event, at now: Double) -> [Effect] {
         switch event {
         case .lockChanged: return [.lookAtLock]
-        case .lock(covered: true): return freeze(.locked, at: now) + [.watchLock]
+        case .lock(covered: true):
+            guard showing?.underLock == false else { return [] }
+            let frozen = freeze(.locked, at: now)
+            // Once under it, the windows found covering it are watched, then looked at once more
+            // (as above); only then, so that the looks end.
+            return showing?.underLock == true ? frozen + [.watchLock, .lookAtLock] : frozen
         case .lock(covered: false): return thaw(.locked, at: now)
         default: return []
         }

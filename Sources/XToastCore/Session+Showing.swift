@@ -214,6 +214,10 @@ extension Session {
         var effects: [Effect] = [.present(clock.appearance(at: elapsed), turn: elapsed / plan.spinnerPeriod)]
         if !presentation.announced {
             presentation.announced = true
+            // A screen saver that comes on while it is up hides it as a locker does (issue #22),
+            // but only those who ask hear of it (a locker's map comes unasked): asked before the
+            // toast says it is up, so that from then on nothing is missed.
+            if !showing.greeted && !finished { effects.append(.watchLock) }
             effects.append(.announce(progress: content.progress?.percent))
             effects += greet(&showing, finished: finished)
         }

@@ -9,7 +9,8 @@ import XToastCore
 /// and MIT-SCREEN-SAVER's state with them); `Coverage` decides. While a toast waits for the
 /// unlock, the windows that covered its monitors are watched (their unmap, destruction or move
 /// comes as StructureNotify) and so is the screen saver (ScreenSaverNotify): either makes the
-/// session look again. A locker that comes while nothing is watched is found by the next look.
+/// session look again. A toast on screen watches the screen saver from its first frame; a locker
+/// mapped over it comes with the root's SubstructureNotify (`Showing`), unasked.
 final class LockWatch {
     private let display: XDisplay
     /// The windows that covered the toast's monitors at the last look.

@@ -10,8 +10,6 @@ extension ToastSession {
             try feed(.lock(covered: try isLocked()))
         case .watchLock:
             lockWatch.watch()
-            // Watched from this read on: should it have ended in between, look again.
-            if try !isLocked() { try feed(.lockChanged) }
         default: break
         }
     }

@@ -8,7 +8,8 @@ struct SessionLockTests {
     func waitsAsideInPlace() {
         var v = VirtualSession(SessionTests.plan())
         v.locked = true
-        #expect(v.send(.start).suffix(3) == [.lookAtLock, .standAsideInPlace, .watchLock])
+        // Watched, then looked at once more: an unlock in between is not missed.
+        #expect(v.send(.start).suffix(4) == [.lookAtLock, .standAsideInPlace, .watchLock, .lookAtLock])
         v.advance(to: 600)
         #expect(v.session.phase == .waiting(.locked))
         #expect(v.effects.shows.isEmpty)
@@ -29,7 +30,7 @@ struct SessionLockTests {
             var v = VirtualSession(plan)
             v.locked = true
             v.covered = true
-            #expect(v.send(.start).suffix(3) == [.lookAtLock, .standAsideInPlace, .watchLock], "\(policy)")
+            #expect(v.send(.start).suffix(4) == [.lookAtLock, .standAsideInPlace, .watchLock, .lookAtLock], "\(policy)")
             #expect(!v.effects.contains(.lookAtFullscreen))
         }
     }
@@ -50,7 +51,7 @@ struct SessionLockTests {
     func stacked() {
         var v = VirtualSession(SessionTests.plan(stack: true))
         v.locked = true
-        #expect(v.send(.start).suffix(2) == [.lookAtLock, .watchLock])
+        #expect(v.send(.start).suffix(3) == [.lookAtLock, .watchLock, .lookAtLock])
         #expect(!v.effects.contains(.standAsideInPlace))
         v.locked = false
         #expect(v.send(.lockChanged).shows == [SessionTests.message])
@@ -72,7 +73,7 @@ struct SessionLockTests {
         v.advance(to: 0.5)
         v.locked = true
         let looked = v.send(.lockChanged)
-        #expect(looked.first == .lookAtLock && looked.last == .watchLock)
+        #expect(looked.first == .lookAtLock && looked.suffix(2) == [.watchLock, .lookAtLock])
         #expect(v.session.showing?.isFrozen == true)
         v.advance(to: 600)
         #expect(v.session.outcome == nil, "it expired under the locker")
@@ -85,5 +86,30 @@ struct SessionLockTests {
         menu.send(.start)
         #expect(menu.send(.lockChanged) == [.lookAtLock])
         #expect(menu.session.showing?.isFrozen == false)
+    }
+
+    @Test("Watched from its first frame, before it says it is up: the screen saver is heard while it shows")
+    func watchedWhileUp() {
+        var v = VirtualSession(SessionTests.plan(hold: 1))
+        let first = v.send(.start)
+        let watch = first.firstIndex(of: .watchLock)
+        let announce = first.firstIndex { if case .announce = $0 { true } else { false } }
+        #expect(watch != nil && announce != nil && watch! < announce!)
+        let present = first.firstIndex { if case .present = $0 { true } else { false } }
+        #expect(present.map { $0 < watch! } == true, "after the first frame")
+        // Once a toast: an update is not watched again.
+        v.advance(to: 0.5)
+        v.send(.lines(["Again"]))
+        v.advance(to: 0.6)
+        #expect(v.effects.filter { $0 == .watchLock }.count == 1)
+        // The saver comes on (a look finds it): the time stands still; a second look changes nothing.
+        v.locked = true
+        #expect(v.send(.lockChanged).suffix(2) == [.watchLock, .lookAtLock])
+        #expect(v.send(.lockChanged) == [.lookAtLock], "under the lock already: no watch again")
+        v.advance(to: 600)
+        #expect(v.session.outcome == nil)
+        v.locked = false
+        v.send(.lockChanged)
+        #expect(v.runToEnd() == .expired)
     }
 }

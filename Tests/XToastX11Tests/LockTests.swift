@@ -70,6 +70,27 @@ extension OnScreen {
             #expect(try toast.wait().stdout == "expired\n")
         }
 
+        /// The screen saver coming on while a toast is up hides it as a locker does: its time
+        /// stands still while the screen is blank, then the rest of it (at least 1 s) and its fade.
+        @Test func aToastUpWhenTheSaverComesWaitsUnderIt() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            try runTool("xset", ["s", "600", "600"], display: server.name)
+            let toast = try XToastProcess(
+                ["--fade-in", "0", "--duration", "1", "--fade-out", "0.2", "--print-outcome", "Before the blank"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            // Said once the toast listens to the screen saver (it asks before it says).
+            try watcher.waitForShown(pid: toast.child.pid)
+            try runTool("xset", ["s", "activate"], display: server.name)
+            #expect(watcher.survives(window, for: 3), "it expired under the blank screen")
+            try runTool("xset", ["s", "reset"], display: server.name)
+            let unblanked = Date()
+            try watcher.waitForDestroy(window)
+            let after = Date().timeIntervalSince(unblanked)
+            #expect(after >= 0.9 && after < 6, "gone \(after) s after the screen saver went")
+            #expect(try toast.wait().stdout == "expired\n")
+        }
+
         /// Override-redirect windows that are no locker: an InputOnly one over the screen, and a
         /// strip (a menu) do not hold a toast.
         @Test func inputOnlyAndSmallOverrideRedirectWindowsDoNotLock() throws {
