@@ -118,7 +118,7 @@ enum HistoryFile {
         return (Array(bytes[..<done]), start > 0)
     }
 
-    /// Writes all of `bytes` at `offset`, or at the end (O_APPEND's one write, when nil).
+    /// Writes all of `bytes` at `offset`, or at the end when nil (the lock keeps other writers out).
     private static func write(_ fd: Int32, _ bytes: [UInt8], at offset: Int?) throws(Errno) {
         if offset == nil { guard lseek(fd, 0, SEEK_END) >= 0 else { throw Errno.current } }
         var done = 0
