@@ -36,8 +36,8 @@ extension Session {
 
     /// The lock's events while a toast is up: a locker over it or the screen saver freezes its
     /// time, the unlock lets it go on (for at least the hover minimum, as after the pointer).
-    /// Watched from the first frame on (`greet`): a locker's window comes as any map does, the
-    /// screen saver only to those who ask.
+    /// Watched from the first frame on, before it is announced: a locker's window comes as any
+    /// map does, the screen saver only to those who ask.
     mutating func lockWhileShowing(_ event: Event, at now: Double) -> [Effect] {
         switch event {
         case .lockChanged: return [.lookAtLock]

@@ -10,6 +10,9 @@ extension ToastSession {
             try feed(.lock(covered: try isLocked()))
         case .watchLock:
             lockWatch.watch()
+            // What the server said before the watch began is stale for the look that follows it
+            // (an unlock in between would come as no event): that look asks again.
+            fresh = nil
         default: break
         }
     }
