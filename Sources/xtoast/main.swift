@@ -32,11 +32,11 @@ func die(_ message: String, status: Int32) -> Never {
 }
 
 // 0. The process. The signals a toast reads wait for its loop, whatever thread a library
-//    starts before it (see Wakeups.blockHandledSignals). Too small a stack would end in SIGSEGV without a word once drawing starts:
-//    with a limit that cannot be raised, the program runs again from here on a stack of its
-//    own (first, while it has used the least of the small one). No closed standard descriptor
-//    for the X connection to take, and output to a reader that went away is an error to
-//    report (EPIPE), not a silent death by SIGPIPE.
+//    starts before it (see Wakeups.blockHandledSignals). Too small a stack would end in SIGSEGV
+//    without a word once drawing starts: with a limit that cannot be raised, the program runs
+//    again from here on a stack of its own (first, while it has used the least of the small
+//    one). No closed standard descriptor for the X connection to take, and output to a reader
+//    that went away is an error to report (EPIPE), not a silent death by SIGPIPE.
 Wakeups.blockHandledSignals()
 do {
     try DrawingStack.ensure(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
