@@ -3,7 +3,9 @@ import PackageDescription
 
 // Who imports whom is the architecture:
 //   XToastCore   — the standard library only (geometry, style, timing, text rules)
-//   XToastRender — XToastCore + CCairo (draws into any Cairo surface; no X)
+//   XToastSystem — the platform: errno, descriptors and pipes, child processes and their wait
+//                  statuses, the environment, the clocks, reading files (CSystem's few C helpers)
+//   XToastRender — XToastCore + XToastSystem + CCairo (draws into any Cairo surface; no X)
 //   XToastX11    — XToastCore + XToastRender + CX11 (the only module that talks to X)
 //   XToastService — XToastCore + XToastX11 + CGio (the notification service, GDBus; only
 //                  `xtoast --notification-service` calls into it)
@@ -38,20 +40,24 @@ let package = Package(
         ),
         // GIO for the notification service's D-Bus: already loaded with Pango, so no library more.
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CSystem"),
         .target(name: "XToastCore", swiftSettings: lean),
-        .target(name: "XToastRender", dependencies: ["XToastCore", "CCairo"], swiftSettings: lean),
-        .target(name: "XToastX11", dependencies: ["XToastCore", "XToastRender", "CX11", "CCairo"], swiftSettings: lean),
+        .target(name: "XToastSystem", dependencies: ["CSystem"], swiftSettings: lean),
+        .target(name: "XToastRender", dependencies: ["XToastCore", "XToastSystem", "CCairo"], swiftSettings: lean),
+        .target(name: "XToastX11", dependencies: ["XToastCore", "XToastSystem", "XToastRender", "CX11", "CCairo"], swiftSettings: lean),
         .target(
-            name: "XToastService", dependencies: ["XToastCore", "XToastRender", "XToastX11", "CGio", "CX11", "CCairo"], swiftSettings: lean),
+            name: "XToastService", dependencies: ["XToastCore", "XToastSystem", "XToastRender", "XToastX11", "CGio", "CX11", "CCairo"],
+            swiftSettings: lean),
         .executableTarget(
             name: "xtoast",
-            dependencies: ["XToastCore", "XToastRender", "XToastX11", "XToastService"],
+            dependencies: ["XToastCore", "XToastSystem", "XToastRender", "XToastX11", "XToastService"],
             exclude: ["startup.order"],  // the release link's function order (Makefile)
             swiftSettings: lean
         ),
         .testTarget(name: "XToastCoreTests", dependencies: ["XToastCore"]),
-        .testTarget(name: "XToastRenderTests", dependencies: ["XToastRender", "CCairo"]),
-        .testTarget(name: "XToastX11Tests", dependencies: ["XToastCore", "XToastX11", "CX11", "CCairo"]),
+        .testTarget(name: "XToastSystemTests", dependencies: ["XToastSystem"]),
+        .testTarget(name: "XToastRenderTests", dependencies: ["XToastRender", "XToastSystem", "CCairo"]),
+        .testTarget(name: "XToastX11Tests", dependencies: ["XToastCore", "XToastSystem", "XToastX11", "CX11", "CCairo"]),
         // The command's checks, called in-process (`XToastCommand(arguments:)`).
         .testTarget(name: "xtoastTests", dependencies: ["xtoast", "XToastCore"]),
     ]

@@ -1,8 +1,6 @@
 /* GIO's GDBus, for the notification service (`xtoast --notification-service`) only: a plain
  * toast never calls into it (GIO is loaded all the same: Pango brings it). Macros and
  * variadic functions do not import into Swift: what the service needs of them is here. */
-#include <fcntl.h>
-#include <unistd.h>
 #include <gio/gio.h>
 #include <glib-unix.h>
 
@@ -18,16 +16,3 @@ static inline guint xtoast_register_object(GDBusConnection *connection, const ch
     xtoast_service_vtable.method_call = call;
     return g_dbus_connection_register_object(connection, path, info, &xtoast_service_vtable, NULL, NULL, error);
 }
-
-/* F_SETPIPE_SZ is Linux's (and GNU's): the buffer of a pipe, in bytes; -1 where it cannot be set. */
-static inline int xtoast_set_pipe_size(int descriptor, int size) {
-#ifdef F_SETPIPE_SZ
-    return fcntl(descriptor, F_SETPIPE_SZ, size);
-#else
-    return fcntl(descriptor, 1031, size);
-#endif
-}
-
-/* pipe2 with O_CLOEXEC (a GNU extension the Swift Glibc module leaves out): no other child
- * inherits a toast's pipes. */
-static inline int xtoast_pipe(int ends[2]) { return pipe2(ends, O_CLOEXEC); }

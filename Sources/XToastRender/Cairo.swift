@@ -1,5 +1,6 @@
 import CCairo
 import XToastCore
+import XToastSystem
 
 /// Something Cairo could not do: its own words, and what we asked of it.
 public struct RenderError: Error, CustomStringConvertible {

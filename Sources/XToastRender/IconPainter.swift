@@ -1,6 +1,7 @@
 import CCairo
 import Glibc
 import XToastCore
+import XToastSystem
 
 /// An icon ready to draw: a built-in vector drawing (crisp at any scale), or an image.
 enum IconImage {

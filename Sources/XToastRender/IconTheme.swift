@@ -1,4 +1,5 @@
 import Glibc
+import XToastSystem
 
 /// Finds a freedesktop icon by name, roughly as the icon theme specification says: in the
 /// user's and the system's icon folders; the user's theme, the themes it inherits, Adwaita,

@@ -1,6 +1,7 @@
 import CCairo
 import Glibc
 import XToastCore
+import XToastSystem
 
 /// Draws an SVG document in a child process, bounded by the work it causes rather than by its
 /// size: a compressed document (`.svgz`) or an image embedded as a `data:` URL, a few hundred
@@ -61,34 +62,36 @@ enum SVGSandbox {
         guard let shared = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), shared != MAP_FAILED
         else { throw RenderError(message: "cannot draw the SVG image: no memory to share with its drawing process") }
         defer { munmap(shared, length) }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw RenderError(message: "cannot draw the SVG image: \(Errno.current.description)")
-        }
         // Only the child may hold the writing end (its end of file is the child's end), never
-        // a program started later.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // a program started later: close-on-exec.
+        let pipe: Pipe
+        do throws(Errno) { pipe = try Pipe() } catch { throw RenderError(message: "cannot draw the SVG image: \(error)") }
         // Counted from before the child starts, as our own address space, which it inherits.
         let addressSpace = currentAddressSpace()
         // Only this thread lives on in the child: no other thread may hold a lock it needs.
         finishLoadingFonts()
-        let pid = fork()
-        if pid == 0 {
-            close(ends[0])
-            drawInChild(
-                bytes, into: shared, width: width, height: height, stride: stride, output: ends[1], library: library,
-                limits: (addressSpace.map { $0 + budget.memory }, budget.cpuSeconds))
+        let pid: pid_t
+        do throws(Errno) {
+            guard case .parent(let child) = try ChildProcess.fork() else {
+                close(pipe.read)
+                drawInChild(
+                    bytes, into: shared, width: width, height: height, stride: stride, output: pipe.write, library: library,
+                    limits: (addressSpace.map { $0 + budget.memory }, budget.cpuSeconds))
+            }
+            pid = child
+        } catch {
+            pipe.close()
+            throw RenderError(message: "cannot draw the SVG image: \(error)")
         }
-        close(ends[1])
-        defer { close(ends[0]) }
-        guard pid > 0 else { throw RenderError(message: "cannot draw the SVG image: \(Errno.current.description)") }
-        let (output, overdue) = collect(from: ends[0], until: monotonicNow() + budget.seconds)
+        close(pipe.write)
+        defer { close(pipe.read) }
+        let (output, overdue) = collect(from: pipe.read, until: Clock.monotonic() + budget.seconds)
         if overdue { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
+        let ended = ChildProcess.wait(pid)
         let said = firstLine(output)
         let header = shared.assumingMemoryBound(to: Int32.self)
-        let signal = status & 0x7f
+        let signal: Int32
+        if case .signalled(let number) = ended { signal = number } else { signal = 0 }
         if overdue {
             throw RenderError(message: "drawing the SVG image took longer than \(Int(budget.seconds)) s", overBudget: true)
         }
@@ -169,15 +172,12 @@ enum SVGSandbox {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let left = deadline - monotonicNow()
-            guard left > 0 else { return (output, true) }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(min(left * 1000, 60_000).rounded(.up)))
-            if ready < 0 && errno != EINTR { return (output, false) }
-            guard ready > 0 else { continue }
-            let count = read(descriptor, &buffer, buffer.count)
-            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return (output, false) }
-            if count > 0 && output.count < 4096 { output += buffer[0..<count] }
+            guard Descriptor.waitReadable(descriptor, until: deadline) else { return (output, true) }
+            switch retryingOnInterrupt({ read(descriptor, &buffer, buffer.count) }) {
+            case .success(0): return (output, false)
+            case .success(let count): if output.count < 4096 { output += buffer[0..<count] }
+            case .failure(let error): if error != .wouldBlock { return (output, false) }
+            }
         }
     }
 
@@ -205,12 +205,6 @@ enum SVGSandbox {
         guard let file = try? RegularFile.read("/proc/self/statm", limit: 256), let pages = file.bytes.split(separator: 32).first
         else { return nil }
         return Int(String(decoding: pages, as: UTF8.self)).map { $0 * Int(sysconf(Int32(_SC_PAGESIZE))) }
-    }
-
-    private static func monotonicNow() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// The message of a GError, which it frees, on one line.

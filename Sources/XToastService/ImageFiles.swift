@@ -1,6 +1,7 @@
 import CCairo
 import Glibc
 import XToastCore
+import XToastSystem
 
 /// The pictures applications send as `image-data`, written as PNGs for the toasts' `--icon`:
 /// in a folder of this service's own (mode 0700, under `$XDG_RUNTIME_DIR`, else the temporary
@@ -10,7 +11,7 @@ final class ImageFiles {
     private var count = 0
 
     init() {
-        let base = [getenv("XDG_RUNTIME_DIR"), getenv("TMPDIR")].compactMap { $0.map { String(cString: $0) } }.first { !$0.isEmpty }
+        let base = Environment.value("XDG_RUNTIME_DIR") ?? Environment.value("TMPDIR")
         var template = Array("\(base ?? "/tmp")/xtoast-notifications-XXXXXX".utf8CString)
         folder = template.withUnsafeMutableBufferPointer { buffer in
             guard let baseAddress = buffer.baseAddress, mkdtemp(baseAddress) != nil else { return nil }

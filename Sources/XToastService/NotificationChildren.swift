@@ -2,6 +2,8 @@ import CGio
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
+import XToastX11
 
 /// The toasts of the notification service: one `xtoast` process per notification, started
 /// from this same binary, each an ordinary toast in the display's queue (`NotificationChild`
@@ -269,85 +271,71 @@ final class NotificationChildren {
     }
 
     /// Starts this program as a notification's toast process: standard input and output are
-    /// pipes to us (ours non-blocking, close-on-exec), the signals back to their defaults.
+    /// pipes to us (ours non-blocking, close-on-exec), the signals back to their defaults but
+    /// those a toast reads, held blocked until it reads them (a `CloseNotification` just after
+    /// its `Notify` must not end it by `SIGUSR1`'s default action).
     static func spawn() throws(SpawnError) -> Spare {
         let (input, output) = try pipes()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        let spawn = SpawnAttributes()
-        let words: [UnsafeMutablePointer<CChar>?] = [strdup("xtoast"), nil]
-        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("\(NotificationChild.environmentVariable)=1")]
-        var inherited = environ
-        while let variable = inherited.pointee {
-            environment.append(strdup(variable))
-            inherited += 1
-        }
-        environment.append(nil)
-        defer { (words + environment).forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/proc/self/exe", &actions, &spawn.attributes, words, environment)
-        Glibc.close(input[0])
-        Glibc.close(output[1])
-        guard result == 0 else {
-            Glibc.close(input[1])
-            Glibc.close(output[0])
-            throw SpawnError(description: Errno(result).description)
-        }
-        return Spare(pid: pid, input: input[1], output: output[0])
-    }
-
-    /// The pipes to a toast process: its standard input and output (ends 0 and 1 of each, all
-    /// close-on-exec; ours non-blocking).
-    private static func pipes() throws(SpawnError) -> (input: [Int32], output: [Int32]) {
-        var input: [Int32] = [-1, -1]
-        var output: [Int32] = [-1, -1]
-        guard xtoast_pipe(&input) == 0 else { throw SpawnError(description: Errno.current.description) }
-        guard xtoast_pipe(&output) == 0 else {
-            let error = Errno.current
-            input.forEach { Glibc.close($0) }
+        let pid: pid_t
+        do throws(Errno) {
+            pid = try ChildProcess.spawn(
+                "/proc/self/exe", arguments: ["xtoast"], environment: ["\(NotificationChild.environmentVariable)=1"] + Environment.all(),
+                standard: .init(input: input.read, output: output.write), blocked: Wakeups.handledSignals)
+        } catch {
+            input.close()
+            output.close()
             throw SpawnError(description: error.description)
         }
-        _ = fcntl(input[1], F_SETFL, O_NONBLOCK)
-        _ = fcntl(output[0], F_SETFL, O_NONBLOCK)
+        Glibc.close(input.read)
+        Glibc.close(output.write)
+        return Spare(pid: pid, input: input.write, output: output.read)
+    }
+
+    /// The pipes to a toast process: its standard input and output (all close-on-exec; ours
+    /// non-blocking).
+    private static func pipes() throws(SpawnError) -> (input: Pipe, output: Pipe) {
+        let input: Pipe
+        let output: Pipe
+        do throws(Errno) {
+            input = try Pipe()
+            do throws(Errno) { output = try Pipe() } catch {
+                input.close()
+                throw error
+            }
+        } catch {
+            throw SpawnError(description: error.description)
+        }
+        Descriptor.setNonBlocking(input.write)
+        Descriptor.setNonBlocking(output.read)
         // A command line fits the buffer whole (the default 64 KiB would do for any real one).
-        _ = xtoast_set_pipe_size(input[1], Int32(NotificationChild.pipeBuffer))
+        Descriptor.setPipeBuffer(input.write, bytes: NotificationChild.pipeBuffer)
         return (input, output)
     }
 
     /// Forks this process into the first notification's toast process, which needs no exec and
     /// no loading: only while the process has one thread (no process otherwise, or when it
-    /// cannot). In the child: `.toastProcess`, with the pipes on its standard input and output.
+    /// cannot). In the child: `.toastProcess`, with the pipes on its standard input and output,
+    /// and the signals a toast reads blocked from the fork on.
     static func fork() -> NotificationService.Fork {
-        guard threadCount() == 1, let (input, output) = try? pipes() else { return .service(nil) }
-        let pid = Glibc.fork()
-        if pid == 0 {
-            dup2(input[0], 0)
-            dup2(output[1], 1)
-            (input + output).forEach { Glibc.close($0) }
-            return .toastProcess
-        }
-        Glibc.close(input[0])
-        Glibc.close(output[1])
-        guard pid > 0 else {
-            Glibc.close(input[1])
-            Glibc.close(output[0])
+        guard ChildProcess.threadCount() == 1, let (input, output) = try? pipes() else { return .service(nil) }
+        let side: ChildProcess.Side
+        do throws(Errno) {
+            side = try ChildProcess.fork(blocking: Wakeups.handledSignals)
+        } catch {
+            input.close()
+            output.close()
             return .service(nil)
         }
-        return .service(NotificationService.ToastProcess(process: Spare(pid: pid, input: input[1], output: output[0])))
-    }
-
-    /// The threads of this process (/proc/self/task); 0 when it cannot be read.
-    private static func threadCount() -> Int {
-        guard let folder = opendir("/proc/self/task") else { return 0 }
-        defer { closedir(folder) }
-        var count = 0
-        while let entry = readdir(folder) {
-            if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+        guard case .parent(let pid) = side else {
+            dup2(input.read, 0)
+            dup2(output.write, 1)
+            input.close()
+            output.close()
+            return .toastProcess
         }
-        return count
+        Glibc.close(input.read)
+        Glibc.close(output.write)
+        return .service(NotificationService.ToastProcess(process: Spare(pid: pid, input: input.write, output: output.read)))
     }
 }
 

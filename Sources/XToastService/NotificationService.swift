@@ -2,6 +2,7 @@ import CGio
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 import XToastX11
 
 /// `xtoast --notification-service`: `org.freedesktop.Notifications` on the session bus, started
@@ -232,10 +233,10 @@ public final class NotificationService {
 
     // MARK: The toasts' ends
 
-    /// `status` is waitpid's (WEXITSTATUS and friends are macros: read by hand).
+    /// `status` is waitpid's.
     fileprivate func childEnded(_ pid: pid_t, status waitStatus: Int32) {
         g_spawn_close_pid(pid)
-        let status = waitStatus & 0x7f == 0 ? (waitStatus >> 8) & 0xff : 128 + waitStatus & 0x7f
+        let status = WaitStatus(raw: waitStatus).shellStatus
         if let (entry, report) = children.ended(pid, status: status) {
             let (action, reason) = entry.toast.ending(report, closedByCall: entry.closedByCall)
             if let action {

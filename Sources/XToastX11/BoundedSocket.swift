@@ -1,12 +1,13 @@
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// A connected unix stream socket whose every wait ends at one deadline: a peer that is slow,
 /// stuck or gone costs at most the time left, never more.
 final class BoundedSocket {
     private let descriptor: Int32
-    /// Monotonic seconds (`Wakeups.now()`).
+    /// Monotonic seconds (`Clock.monotonic()`).
     let deadline: Double
     /// What arrived and was not taken yet.
     var received: [UInt8] = []
@@ -101,7 +102,7 @@ final class BoundedSocket {
         var entry = pollfd(fd: descriptor, events: events, revents: 0)
         let ready = retryingOnInterrupt { () -> Int32 in
             // Each try waits only for what is left of the time.
-            let left = deadline - Wakeups.now()
+            let left = deadline - Clock.monotonic()
             return left > 0 ? poll(&entry, 1, Int32((left * 1000).rounded(.up))) : 0
         }
         guard case .success(let count) = ready, count > 0 else { return false }

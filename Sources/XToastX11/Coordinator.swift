@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import XToastCore
+import XToastSystem
 
 /// Takes turns with the other xtoast processes on a display through the X server alone: no
 /// daemon, no files, no sockets, so it works the same over `ssh -X`.
@@ -154,7 +155,7 @@ final class Coordinator {
 
     /// Looks at the queue: whose turn it is, and whom to wait for (see `watch`).
     func turn() -> QueueProtocol.Turn {
-        guard case .turn(let turn) = converse(member.lookAtTurn(now: Wakeups.wallClock())) else { return .missing }
+        guard case .turn(let turn) = converse(member.lookAtTurn(now: Clock.wall())) else { return .missing }
         return turn
     }
 
@@ -166,7 +167,7 @@ final class Coordinator {
     /// Waits for `window` to go: its end (even by SIGKILL) wakes us through a DestroyNotify.
     /// Returns a new turn when it had gone already.
     func watch(_ window: Window) -> QueueProtocol.Turn? {
-        guard case .turn(let turn) = converse(member.watch(UInt(window), now: Wakeups.wallClock())) else { return nil }
+        guard case .turn(let turn) = converse(member.watch(UInt(window), now: Clock.wall())) else { return nil }
         return turn
     }
 

@@ -1,6 +1,7 @@
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// Lines from standard input (`--stdin`), read without blocking as they come.
 final class LineReader {
@@ -64,10 +65,5 @@ public struct RunningCommand: Sendable {
     }
 
     /// The exit status if it has ended (128+N when killed by signal N); reaps it.
-    func reap() -> Int32? {
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
-    }
+    func reap() -> Int32? { ChildProcess.reap(pid)?.shellStatus }
 }

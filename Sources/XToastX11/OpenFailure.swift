@@ -1,4 +1,5 @@
 import XToastRender
+import XToastSystem
 
 extension XDisplay {
     /// Why a display did not open, in one line: what Xlib said, else the system's error from

@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import XToastCore
+import XToastSystem
 
 /// Tells a running screen reader what a toast says, once, as it appears.
 ///
@@ -38,14 +39,14 @@ public enum ScreenReader {
         // Unicode tables would be pages touched for nothing).
         guard display.hasAccessibilityBus, let text = text(), !text.isEmpty else { return }
         // Read here, on the main thread: getenv is not safe against a setenv elsewhere.
-        let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
+        let environment = { (name: String) in Environment.value(name) }
         let busAddress =
             environment("DBUS_SESSION_BUS_ADDRESS") ?? environment("XDG_RUNTIME_DIR").map { "unix:path=\($0)/bus" }
         guard let busAddress else { return }
         let conversation = Conversation(
             text: text, bus: UnixSocketAddress.candidates(inDBusAddress: busAddress), uid: getuid(),
             speechSocket: SSIP.socketPath(environment: environment), user: environment("USER"),
-            deadline: Wakeups.now() + timeLimit)
+            deadline: Clock.monotonic() + timeLimit)
         conversation.start()
     }
 }

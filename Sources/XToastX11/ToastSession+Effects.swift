@@ -1,6 +1,7 @@
 import CX11
 import Glibc
 import XToastCore
+import XToastSystem
 
 /// The session's effects, carried out: the queue's, the screen's, and the questions whose answers
 /// go back through `feed(_:)` at once.
@@ -24,7 +25,11 @@ extension ToastSession {
     private func carryOutInQueue(_ effect: Session.Effect) throws(X11Error) {
         switch effect {
         case .schedule(let delivery):
-            try wakeups.schedule(delivery)
+            do throws(SystemFailure) {
+                try wakeups.schedule(delivery)
+            } catch {
+                throw .system(error.description)
+            }
             if request.rescheduleAfterZoneChange != nil { wakeups.watchTimeZone() }
         case .reschedule:
             // "09:00" now means 09:00 in the new zone.
@@ -71,12 +76,12 @@ extension ToastSession {
         case .blend(let composited): showing?.blend(composited)
         case .raise: showing?.raise()
         case .restack: restacks = true
-        case .slide: showing?.slide(now: Wakeups.now()) { box in announceMove(of: box) }
+        case .slide: showing?.slide(now: Clock.monotonic()) { box in announceMove(of: box) }
         case .announce(let progress):
             guard let showing else { break }
             if !showing.isSetUp { try finishSetUp(showing) }
             coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)
-            if shownAt == nil { shownAt = Wakeups.wallClock() }
+            if shownAt == nil { shownAt = Clock.wall() }
             // Drawn over the old one: now the old one can go.
             retiring = nil
         case .hide:

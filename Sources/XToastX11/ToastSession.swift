@@ -1,6 +1,7 @@
 import CX11
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// Shows one toast on an X display: waits for its turn, then runs it to its end.
 ///
@@ -93,7 +94,7 @@ public final class ToastSession {
         let at: Int?
         switch request.delivery {
         case .at(let instant): at = Int(instant)
-        case .after(let seconds): at = Int(Wakeups.wallClock() + seconds)
+        case .after(let seconds): at = Int(Clock.wall() + seconds)
         case .now: at = nil
         }
         coordinator = Coordinator(
@@ -153,7 +154,7 @@ public final class ToastSession {
     /// effects it returns, in order. Answers to its questions come back through here too.
     func feed(_ event: Session.Event) throws(X11Error) {
         guard session.outcome == nil else { return }
-        for effect in session.handle(event, at: Wakeups.now()) {
+        for effect in session.handle(event, at: Clock.monotonic()) {
             try carryOut(effect)
         }
     }
@@ -184,7 +185,7 @@ public final class ToastSession {
         }
         if restacks, let showing {
             restacks = false
-            try feed(.sliding(until: showing.restack(shifts: showing.monitors.map(stackShift), now: Wakeups.now())))
+            try feed(.sliding(until: showing.restack(shifts: showing.monitors.map(stackShift), now: Clock.monotonic())))
         }
     }
 

@@ -2,6 +2,7 @@ import CX11
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// The only places the main loop waits on: the X connection, signals (read from a signalfd,
 /// so no code ever runs inside a signal handler) and one absolute monotonic timer.
@@ -39,15 +40,16 @@ public final class Wakeups {
     }
 
     /// Blocks `handledSignals` (again: `blockHandledSignals` did first) and reads them from now.
-    public init() throws(X11Error) {
+    public init() throws(SystemFailure) {
         signalDescriptor = Wakeups.handledSignals.withUnsafeBufferPointer {
             xtoast_signalfd($0.baseAddress, Int32($0.count))
         }
-        guard signalDescriptor >= 0 else { throw .system("cannot watch signals: \(Errno.current)") }
+        guard signalDescriptor >= 0 else { throw SystemFailure("cannot watch signals") }
         timerDescriptor = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard timerDescriptor >= 0 else {
+            let failure = SystemFailure("cannot create a timer")
             close(signalDescriptor)
-            throw .system("cannot create a timer: \(Errno.current)")
+            throw failure
         }
     }
 
@@ -71,7 +73,7 @@ public final class Wakeups {
             guard pauseDescriptor >= 0 else { return }
         }
         var spec = itimerspec()
-        if let end { spec.it_value = Wakeups.timespecFrom(max(end, 1e-6)) }
+        if let end { spec.it_value = Clock.timespec(max(end, 1e-6)) }
         timerfd_settime(pauseDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
@@ -80,7 +82,7 @@ public final class Wakeups {
     /// Tools replace the file (or its symlink), so the folder is watched, not the file.
     func watchTimeZone() {
         var path = "/etc/localtime"
-        if let tz = getenv("TZ").map({ String(cString: $0) }), tz.hasPrefix(":/") { path = String(tz.dropFirst()) }
+        if let tz = Environment.value("TZ"), tz.hasPrefix(":/") { path = String(tz.dropFirst()) }
         guard let slash = path.lastIndex(of: "/") else { return }
         let folder = slash == path.startIndex ? "/" : String(path[..<slash])
         zoneFileName = String(path[path.index(after: slash)...])
@@ -115,51 +117,31 @@ public final class Wakeups {
     /// kernel fires it when the wall clock reaches that instant, however the clock is set in
     /// between, and at once on resume if it passed while the machine slept. `--in` counts on
     /// CLOCK_BOOTTIME, which runs during sleep and is not moved by clock changes.
-    func schedule(_ delivery: Delivery) throws(X11Error) {
+    func schedule(_ delivery: Delivery) throws(SystemFailure) {
         let clock: Int32
         let deadline: Double
         switch delivery {
         case .now: return
         case .after(let seconds):
             clock = CLOCK_BOOTTIME
-            var ts = timespec()
-            clock_gettime(CLOCK_BOOTTIME, &ts)
-            deadline = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 + seconds
+            deadline = Clock.boot() + seconds
         case .at(let instant):
             clock = CLOCK_REALTIME
             deadline = instant
         }
         if scheduleDescriptor >= 0 { close(scheduleDescriptor) }
         scheduleDescriptor = timerfd_create(clock, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard scheduleDescriptor >= 0 else { throw .system("cannot create a timer: \(Errno.current)") }
+        guard scheduleDescriptor >= 0 else { throw SystemFailure("cannot create a timer") }
         var spec = itimerspec()
-        spec.it_value = Wakeups.timespecFrom(max(deadline, 1e-6))
+        spec.it_value = Clock.timespec(max(deadline, 1e-6))
         timerfd_settime(scheduleDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
-    }
-
-    private static func timespecFrom(_ seconds: Double) -> Glibc.timespec {
-        Glibc.timespec(tv_sec: Int(seconds.rounded(.down)), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-    }
-
-    /// Seconds on the monotonic clock, which neither jumps nor stops with the wall clock.
-    public static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    /// Seconds since 1970 on the wall clock.
-    public static func wallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// Sets the timer to fire at `deadline` (monotonic seconds), or disarms it for nil.
     /// timerfd wakes within ~0.1 ms; a poll timeout in milliseconds is ~0.7 ms late.
     func arm(at deadline: Double?) {
         var spec = itimerspec()
-        if let deadline { spec.it_value = Wakeups.timespecFrom(max(deadline, 1e-6)) }
+        if let deadline { spec.it_value = Clock.timespec(max(deadline, 1e-6)) }
         timerfd_settime(timerDescriptor, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 

@@ -2,6 +2,7 @@ import CX11
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// What can go wrong while talking to the X server, in words for the user.
 public enum X11Error: Error, Equatable, CustomStringConvertible {
@@ -78,10 +79,10 @@ public final class XDisplay {
         }
         xtoast_watchdog_start(XDisplay.answerTimeout, XDisplay.busyTimeout, lines[0], lines[1], lines[2])
         // Xlib would set up XKB (two round trips) for keyboard translation we never do.
-        let keepsXKBSetting = getenv("XKB_DISABLE") != nil
-        if !keepsXKBSetting { setenv("XKB_DISABLE", "1", 1) }
+        let keepsXKBSetting = Environment.isSet("XKB_DISABLE")
+        if !keepsXKBSetting { Environment.set("XKB_DISABLE", to: "1") }
         let (opened, reason) = XDisplay.open(name)
-        if !keepsXKBSetting { unsetenv("XKB_DISABLE") }
+        if !keepsXKBSetting { Environment.unset("XKB_DISABLE") }
         guard let display = opened else { throw .cannotOpen(name, reason: reason) }
         xtoast_watchdog_set_connected(XConnectionNumber(display))
         guard let connection = XGetXCBConnection(display) else {
@@ -127,17 +128,16 @@ public final class XDisplay {
     /// our one line instead of a line of its own. On success anything captured (a library's
     /// warning from another thread) is passed on. Returns the reason on failure.
     private static func open(_ name: String) -> (OpaquePointer?, reason: String?) {
-        var ends: [Int32] = [-1, -1]
         let standardError = dup(2)
-        guard standardError >= 0, pipe(&ends) == 0 else {
+        guard standardError >= 0, let pipe = try? Pipe() else {
             if standardError >= 0 { close(standardError) }
             let (display, failure) = Errno.leftBy { XOpenDisplay(name) }
             return (display, display == nil ? reason(captured: [], failure: failure) : nil)
         }
         // Never blocking on a full pipe: past 64 KiB, Xlib's writes fail instead.
-        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-        dup2(ends[1], 2)
-        close(ends[1])
+        Descriptor.setNonBlocking(pipe.write)
+        dup2(pipe.write, 2)
+        close(pipe.write)
         xtoast_watchdog_write_to(standardError)
         let (display, failure) = Errno.leftBy { XOpenDisplay(name) }
         dup2(standardError, 2)
@@ -147,10 +147,10 @@ public final class XDisplay {
         var captured: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while captured.count < 4096 {
-            guard case .success(let count) = retryingOnInterrupt({ read(ends[0], &buffer, buffer.count) }), count > 0 else { break }
+            guard case .success(let count) = retryingOnInterrupt({ read(pipe.read, &buffer, buffer.count) }), count > 0 else { break }
             captured += buffer[0..<count]
         }
-        close(ends[0])
+        close(pipe.read)
         if display != nil {
             if !captured.isEmpty { captured.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) } }
             return (display, nil)

@@ -1,6 +1,7 @@
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// Finds and reads the config file.
 enum ConfigSource {
@@ -35,9 +36,7 @@ enum ConfigSource {
         return (ConfigFile(parsing: decoded.text), path)
     }
 
-    private static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-    }
+    private static func environment(_ name: String) -> String? { Environment.value(name) }
 }
 
 /// When to show the toast: now, after `--in`, or at `--at` (in `--tz`).

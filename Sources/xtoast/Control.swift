@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastSystem
 import XToastX11
 
 /// The control surface for keybindings and status bars (`--press`): commands that act on the
@@ -22,7 +23,7 @@ enum Control {
 extension Control {
     /// `--list`: the pause and the toasts, as lines or JSON Lines.
     static func list(_ display: XDisplay, json: Bool) -> Int32 {
-        let (toasts, pause) = display.listing(now: Wakeups.wallClock())
+        let (toasts, pause) = display.listing(now: Clock.wall())
         let lines = json ? Listing.json(toasts, pause: pause) : Listing.lines(toasts, pause: pause, time: localTime)
         Output.write(lines.map { $0 + "\n" }.joined())
         return ExitStatus.success
@@ -54,7 +55,7 @@ extension Control {
     static func record(_ session: ToastSession, outcome: Outcome, settings: Configuration) {
         let shown = session.shownAt != nil
         guard HistoryEntry.isKept(outcome, shown: shown) else { return }
-        let time = Int(session.shownAt ?? Wakeups.wallClock())
+        let time = Int(session.shownAt ?? Clock.wall())
         HistoryFile.record(HistoryEntry(content: session.content, settings: settings, outcome: outcome, shown: shown, time: time))
     }
 

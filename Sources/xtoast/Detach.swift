@@ -1,5 +1,6 @@
 import Glibc
 import XToastRender
+import XToastSystem
 import XToastX11
 
 /// `--detach`: the caller gets its exit status as soon as the toast is queued, and the toast
@@ -28,26 +29,28 @@ enum Detach {
     /// carries on. Called while the process has one thread (before Pango starts any), so fork
     /// is safe.
     static func start() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        let pipe: Pipe
+        let side: ChildProcess.Side
+        do throws(Errno) {
+            pipe = try Pipe()
+            do throws(Errno) {
+                side = try ChildProcess.fork()
+            } catch {
+                pipe.close()
+                throw error
+            }
+        } catch {
             // Cannot detach: showing the toast in the foreground is better than none.
-            warn("cannot detach (\(Errno.current)); showing the toast in the foreground")
+            warn("cannot detach (\(error)); showing the toast in the foreground")
             return
         }
-        let pid = fork()
-        if pid < 0 {
-            warn("cannot detach (\(Errno.current)); showing the toast in the foreground")
-            close(ends[0])
-            close(ends[1])
-            return
-        }
-        if pid > 0 {
-            close(ends[1])
+        if case .parent(let pid) = side {
+            close(pipe.write)
             // The caller shows nothing: Ctrl-C ends its wait, and the toast goes on.
             Wakeups.unblockHandledSignals()
-            exit(relay(from: ends[0], child: pid))
+            exit(relay(from: pipe.read, child: pid))
         }
-        close(ends[0])
+        close(pipe.read)
         isChild = true
         setsid()
         // Nobody reads its output; a closed terminal must not end the toast with SIGHUP.
@@ -57,8 +60,8 @@ enum Detach {
             dup2(null, 1)
             close(null)
         }
-        dup2(ends[1], 2)
-        close(ends[1])
+        dup2(pipe.write, 2)
+        close(pipe.write)
     }
 
     /// In the child, once the toast is queued: tells the parent, and from now on nobody is
@@ -78,18 +81,15 @@ enum Detach {
     /// In the parent: passes on what the child writes until the mark (0), its end (its status)
     /// or `callerBound` (the child is killed: a toast reported as failed must never show).
     private static func relay(from pipe: Int32, child: pid_t) -> Int32 {
-        let deadline = Wakeups.now() + callerBound
+        let deadline = Clock.monotonic() + callerBound
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let left = deadline - Wakeups.now()
-            guard left > 0 else {
+            guard Descriptor.waitReadable(pipe, until: deadline) else {
                 kill(child, SIGKILL)
-                _ = status(of: child)
+                _ = ChildProcess.wait(child)
                 printError("xtoast: the toast was not queued within \(Int(callerBound)) s")
                 return ExitStatus.failure
             }
-            var descriptor = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
-            if poll(&descriptor, 1, Int32(left * 1000) + 1) <= 0 { continue }
             if case .success(let count) = retryingOnInterrupt({ read(pipe, &buffer, buffer.count) }), count > 0 {
                 let mark = buffer[0..<count].firstIndex(of: queuedMark)
                 _ = write(2, buffer, mark ?? count)
@@ -97,18 +97,13 @@ enum Detach {
                 continue
             }
             // The child ended before it was queued: its line is out; its status is ours.
-            let ended = status(of: child)
-            let signal = ended & 0x7f
-            if signal == 0 { return (ended >> 8) & 0xff }
-            printError("xtoast: ended by signal \(signal) before the toast was queued")
-            return ExitStatus.failure
+            switch ChildProcess.wait(child) {
+            case .exited(let code): return code
+            case .signalled(let signal):
+                printError("xtoast: ended by signal \(signal) before the toast was queued")
+                return ExitStatus.failure
+            case nil: return ExitStatus.failure
+            }
         }
-    }
-
-    /// Waits for the child's end and returns its raw wait status.
-    private static func status(of child: pid_t) -> Int32 {
-        var status: Int32 = 0
-        _ = retryingOnInterrupt { waitpid(child, &status, 0) }
-        return status
     }
 }

@@ -1,6 +1,7 @@
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// Where the history lives, and its reads and writes (what to write is `HistoryStore`'s).
 ///

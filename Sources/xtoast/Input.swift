@@ -1,6 +1,7 @@
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// Where the message comes from: the arguments, or standard input.
 enum Input {

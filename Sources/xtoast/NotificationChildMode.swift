@@ -1,6 +1,7 @@
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 import XToastX11
 
 /// A notification's toast process (`NotificationChild`): started by the notification service
@@ -9,7 +10,7 @@ import XToastX11
 /// in the queue is on the server, and how the toast ended.
 enum NotificationChildMode {
     /// Whether the service started this process.
-    nonisolated(unsafe) private(set) static var isOn = getenv(NotificationChild.environmentVariable) != nil
+    nonisolated(unsafe) private(set) static var isOn = Environment.isSet(NotificationChild.environmentVariable)
 
     /// The display opened while waiting, until the command takes it.
     nonisolated(unsafe) private static var display: XDisplay?
@@ -35,7 +36,7 @@ enum NotificationChildMode {
     /// used is then the service's to say (one line): this process says nothing until it has work.
     private static func arguments(forked: Bool) -> [String] {
         // Nothing this process starts is the service's child.
-        unsetenv(NotificationChild.environmentVariable)
+        Environment.unset(NotificationChild.environmentVariable)
         let errors = forked ? Output.silenceStandardError() : nil
         startLoadingFonts()
         let opened: XDisplay
@@ -47,8 +48,7 @@ enum NotificationChildMode {
         display = opened
         // Only while there is time: work already waiting (a service just started by the bus for
         // it) would wait for a layout the toast does anyway.
-        var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        if poll(&input, 1, 0) == 0 { warmUpText(font: Style.toast.font) }
+        if !Descriptor.waitReadable(0, until: 0) { warmUpText(font: Style.toast.font) }
         // Waiting for work is not waiting for the server: no watchdog meanwhile.
         let bytes = opened.idle {
             var bytes: [UInt8] = []

@@ -1,6 +1,7 @@
 import Glibc
 import XToastCore
 import XToastService
+import XToastSystem
 import XToastX11
 
 /// `xtoast --notification-service`: the service's setting up, from the command's sources (the
@@ -35,7 +36,7 @@ enum NotificationServiceMode {
             for problem in read.problems { warn("\(config.path):\(problem.line): \(problem.message)") }
         }
         var idle = idleTime
-        if let text = getenv("XTOAST_NOTIFICATION_IDLE").map({ String(cString: $0) }), let seconds = Double(text), seconds > 0 {
+        if let text = Environment.value("XTOAST_NOTIFICATION_IDLE"), let seconds = Double(text), seconds > 0 {
             idle = seconds
         }
         let version = String(Documentation.version.dropFirst("xtoast ".count))

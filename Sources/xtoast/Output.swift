@@ -1,5 +1,6 @@
 import Glibc
 import XToastRender
+import XToastSystem
 
 /// The process's standard descriptors and standard output, made safe before anything else runs.
 enum Output {

@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastSystem
 import XToastX11
 
 /// Turns a wall-clock time into an instant with the system's time zone rules (tzdata).
@@ -50,11 +51,11 @@ enum WallClock {
             reloadLocalZone()
             return body()
         }
-        let saved = getenv("TZ").map { String(cString: $0) }
-        setenv("TZ", ":" + zone, 1)
+        let saved = Environment.exactValue("TZ")
+        Environment.set("TZ", to: ":" + zone)
         tzset()
         defer {
-            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            if let saved { Environment.set("TZ", to: saved) } else { Environment.unset("TZ") }
             tzset()
         }
         return body()
@@ -63,10 +64,10 @@ enum WallClock {
     /// glibc reads the zone file again only when `$TZ` changes: after a change of
     /// /etc/localtime it must be made to look different once.
     private static func reloadLocalZone() {
-        let saved = getenv("TZ").map { String(cString: $0) }
-        setenv("TZ", saved.map { $0 == ":/etc/localtime" ? "/etc/localtime" : ":/etc/localtime" } ?? ":/etc/localtime", 1)
+        let saved = Environment.exactValue("TZ")
+        Environment.set("TZ", to: saved.map { $0 == ":/etc/localtime" ? "/etc/localtime" : ":/etc/localtime" } ?? ":/etc/localtime")
         tzset()
-        if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+        if let saved { Environment.set("TZ", to: saved) } else { Environment.unset("TZ") }
         tzset()
     }
 
@@ -78,5 +79,5 @@ enum WallClock {
     }
 
     /// Seconds since 1970 now.
-    static func now() -> Double { Wakeups.wallClock() }
+    static func now() -> Double { Clock.wall() }
 }

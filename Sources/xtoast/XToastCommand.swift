@@ -1,6 +1,7 @@
 import Glibc
 import XToastCore
 import XToastRender
+import XToastSystem
 import XToastX11
 
 /// Why the command stops before its end: the one line to print and the exit status.
@@ -200,8 +201,8 @@ struct XToastCommand {
     private func configurationReport(_ sources: Sources) -> String {
         var report = sources.builder.report + "\n"
         if let displayError = sources.displayError { report += "# X resources not read: \(displayError.description)\n" }
-        if let pause = sources.display?.pause(now: Wakeups.wallClock()) {
-            let now = Wakeups.wallClock()
+        if let pause = sources.display?.pause(now: Clock.wall()) {
+            let now = Clock.wall()
             report += pause.end.map { "# toasts paused for \(Int(Double($0) - now)) s more\n" } ?? "# toasts paused until --resume\n"
         }
         report += sources.configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
@@ -213,7 +214,7 @@ struct XToastCommand {
     private func command(_ settings: Configuration, display: XDisplay) {
         // Do not disturb: the state is the root's, for every toast on this display.
         if settings.mode == .pause || settings.mode == .resume {
-            display.setPause(settings.mode == .pause ? Pause(length: pauseLength, from: Wakeups.wallClock()) : nil)
+            display.setPause(settings.mode == .pause ? Pause(length: pauseLength, from: Clock.wall()) : nil)
             return
         }
         // The queue's first toast is the one on screen; stacked toasts are on screen too.
@@ -307,6 +308,8 @@ struct XToastCommand {
         } catch let error as CommandError {
             throw error
         } catch let error as X11Error {
+            throw .failure(error.description)
+        } catch let error as SystemFailure {
             throw .failure(error.description)
         } catch {
             throw .failure(String(describing: error))

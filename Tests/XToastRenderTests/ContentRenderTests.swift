@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import XToastCore
 import XToastRender
+import XToastSystem
 
 /// A painter for `content` in `style` at `scale`, on a 1920-logical-pixel-wide monitor.
 private func painter(_ content: ToastContent, style: Style = .toast, scale: Double = 1) throws -> ToastPainter {

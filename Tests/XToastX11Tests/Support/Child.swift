@@ -1,4 +1,5 @@
 import Foundation
+import XToastSystem
 
 /// A child process started with posix_spawn and a clean signal mask.
 ///

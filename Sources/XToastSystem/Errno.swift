@@ -2,7 +2,7 @@ import Glibc
 
 /// A system call's error number: the one place where xtoast reads `errno`, retries a call a
 /// signal interrupted, and puts an error number into words (as swift-system's `Errno`). It
-/// lives in the lowest module that may talk to the C library.
+/// lives in the platform module, under everything that talks to the C library.
 public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The C value (`ENOENT`…).
     public let code: Int32
@@ -27,6 +27,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let badDescriptor = Errno(EBADF)
     public static let noSuchFile = Errno(ENOENT)
     public static let ioError = Errno(EIO)
+    public static let exists = Errno(EEXIST)
+    public static let fileTooLarge = Errno(EFBIG)
 
     /// Calls `body` with `errno` cleared first: for a library call that sets it on some failures
     /// only and says nothing of it (`XOpenDisplay`). Its answer, and the error it left, if any.
@@ -48,4 +50,24 @@ public func retryingOnInterrupt<T: SignedInteger>(_ body: () -> T) -> Result<T, 
         let failure = Errno.current
         guard failure == .interrupted else { return .failure(failure) }
     }
+}
+
+/// Calls `body`, a call that answers -1 and sets `errno` when it fails, once: its answer, or the
+/// error (for calls that are never interrupted, or whose interruption is an answer).
+public func valueOrErrno<T: SignedInteger>(_ body: () -> T) -> Result<T, Errno> {
+    let value = body()
+    return value == -1 ? .failure(Errno.current) : .success(value)
+}
+
+/// A call of the platform that failed, in words for the user: what was tried and why it failed
+/// (`cannot create a timer: too many open files`).
+public struct SystemFailure: Error, Equatable, CustomStringConvertible {
+    public var attempt: String
+    public var cause: Errno
+
+    public init(_ attempt: String, _ cause: Errno = .current) {
+        (self.attempt, self.cause) = (attempt, cause)
+    }
+
+    public var description: String { "\(attempt): \(cause)" }
 }

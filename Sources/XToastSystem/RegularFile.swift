@@ -47,7 +47,7 @@ public enum RegularFile {
     /// `path` with a leading `~/` replaced by `$HOME/`: shells leave `--icon=~/x.png` and
     /// config values alone.
     public static func expandingHome(_ path: String) -> String {
-        guard path.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty else { return path }
+        guard path.hasPrefix("~/"), let home = Environment.value("HOME") else { return path }
         return home + path.dropFirst()
     }
 

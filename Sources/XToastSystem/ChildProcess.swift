@@ -1,0 +1,132 @@
+import CSystem
+import Glibc
+
+/// How a child process ended, from `waitpid`'s status: the one decoder of wait statuses.
+public enum WaitStatus: Equatable, Sendable, CustomStringConvertible {
+    case exited(Int32)
+    case signalled(Int32)
+
+    public init(raw: Int32) {
+        self = xtoast_signalled(raw) != 0 ? .signalled(xtoast_term_signal(raw)) : .exited(xtoast_exit_code(raw))
+    }
+
+    /// As a shell says it: the exit status, or 128 + the signal's number.
+    public var shellStatus: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signalled(let signal): 128 + signal
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .exited(let code): "status \(code)"
+        case .signalled(let signal): "signal \(signal)"
+        }
+    }
+}
+
+/// Starting and ending child processes: the one home of `fork`, `posix_spawn` and `waitpid`.
+public enum ChildProcess {
+    /// Waits for `pid` to end (however many signals interrupt the wait).
+    public static func wait(_ pid: pid_t) -> WaitStatus? {
+        var status: Int32 = 0
+        guard case .success(let ended) = retryingOnInterrupt({ waitpid(pid, &status, 0) }), ended == pid else { return nil }
+        return WaitStatus(raw: status)
+    }
+
+    /// How `pid` ended, if it has (and reaps it); nil while it runs.
+    public static func reap(_ pid: pid_t) -> WaitStatus? {
+        var status: Int32 = 0
+        guard case .success(let ended) = retryingOnInterrupt({ waitpid(pid, &status, WNOHANG) }), ended == pid else { return nil }
+        return WaitStatus(raw: status)
+    }
+
+    /// Which side of a fork this is.
+    public enum Side: Equatable {
+        case parent(child: pid_t)
+        case child
+    }
+
+    /// Forks. Safe only while the process has one thread (`threadCount`), or when the child
+    /// touches nothing another thread may have locked (`SVGSandbox`'s drawing child).
+    /// `blocking`: signals blocked across the fork and in the child, so that one sent to the
+    /// child before it reads them is held, not taken by its default action; the parent's mask
+    /// is given back.
+    public static func fork(blocking signals: [Int32] = []) throws(Errno) -> Side {
+        var set = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_BLOCK, &set, &saved)
+        let pid = Glibc.fork()
+        let failure = pid < 0 ? Errno.current : nil
+        if pid != 0 { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+        if let failure { throw failure }
+        return pid == 0 ? .child : .parent(child: pid)
+    }
+
+    /// The threads of this process (/proc/self/task); 0 when it cannot be read.
+    public static func threadCount() -> Int {
+        guard let folder = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(folder) }
+        var count = 0
+        while let entry = readdir(folder) {
+            if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+        }
+        return count
+    }
+
+    /// What a spawned program's standard descriptors are: `dup2`ed from these (nil: inherited).
+    public struct StandardDescriptors {
+        public var input: Int32?
+        public var output: Int32?
+        public var error: Int32?
+
+        public init(input: Int32? = nil, output: Int32? = nil, error: Int32? = nil) {
+            (self.input, self.output, self.error) = (input, output, error)
+        }
+    }
+
+    /// Starts `path` with `arguments` (the first is its name) and `environment` (nil: ours), its
+    /// signals as `SpawnAttributes` sets them (`blocked`: these held blocked, for a program that
+    /// reads them itself first thing), its standard descriptors from `standard`. Its pid.
+    public static func spawn(
+        _ path: String, arguments: [String], environment: [String]? = nil, standard: StandardDescriptors = StandardDescriptors(),
+        blocked: [Int32] = []
+    ) throws(Errno) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (descriptor, target) in [(standard.input, 0), (standard.output, 1), (standard.error, 2)] {
+            if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target)) }
+        }
+        let attributes = SpawnAttributes(blocked: blocked)
+        let words = arguments.map { strdup($0) } + [nil]
+        let variables = (environment ?? Environment.all()).map { strdup($0) } + [nil]
+        defer { (words + variables).forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes.attributes, words, variables)
+        guard result == 0 else { throw Errno(result) }
+        return pid
+    }
+
+    /// Like `spawn`, but looks `arguments[0]` up on `PATH` (as a shell does).
+    public static func spawnSearchingPath(
+        arguments: [String], standard: StandardDescriptors = StandardDescriptors()
+    ) throws(Errno) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (descriptor, target) in [(standard.input, 0), (standard.output, 1), (standard.error, 2)] {
+            if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target)) }
+        }
+        let attributes = SpawnAttributes()
+        let words = arguments.map { strdup($0) } + [nil]
+        defer { words.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes.attributes, words, environ)
+        guard result == 0 else { throw Errno(result) }
+        return pid
+    }
+}
