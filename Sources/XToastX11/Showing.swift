@@ -177,5 +177,16 @@ final class Showing {
 
     func raise() { windows.forEach { $0.raise() } }
 
+    /// Unmaps the windows: the screen is locked or blank (the session's `withdraw`).
+    func withdraw() { windows.forEach { $0.unmap() } }
+
+    /// Maps them again, on top, to be drawn anew (the session's `restore`).
+    func restore() {
+        windows.forEach {
+            $0.invalidate()
+            $0.map()
+        }
+    }
+
     private func isOurs(_ window: Window) -> Bool { windows.contains { $0.window == window } }
 }

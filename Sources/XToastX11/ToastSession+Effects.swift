@@ -3,26 +3,27 @@ import Glibc
 import XToastCore
 import XToastSystem
 
-/// The session's effects, carried out: the queue's, the screen's, and the questions whose answers
-/// go back through `feed(_:)` at once.
+/// The session's effects, carried out: the queue's, the screen's, and the questions, whose
+/// answers go back to the session as the driver (`SessionDriver`) says.
 extension ToastSession {
-    func carryOut(_ effect: Session.Effect) throws(X11Error) {
+    /// Carries out `effect`; the events it answers with, in order.
+    func carryOut(_ effect: Session.Effect) throws(X11Error) -> [Session.Event] {
         switch effect {
         case .schedule, .reschedule, .joinSchedule, .leaveSchedule, .join, .queued, .lookAtTurn, .rejoin, .watch,
             .standAsideInPlace, .lookAgain,
             .standAside, .leave:
-            try carryOutInQueue(effect)
+            return try carryOutInQueue(effect)
         case .lookAtScreen, .show, .present, .blend, .raise, .restack, .slide, .announce, .hide:
-            try carryOutOnScreen(effect)
-        case .lookAtLock, .watchLock:
-            try carryOutLock(effect)
+            return try carryOutOnScreen(effect)
+        case .lookAtLock, .watchLock, .withdraw, .restore:
+            return try carryOutLock(effect)
         case .lookAtFullscreen, .watchFullscreen, .lookAtIdle, .watchReturn, .lookAtPointer, .speak, .forward, .finish:
-            try carryOutLook(effect)
+            return try carryOutLook(effect)
         }
     }
 
     /// The schedule, the queue, the stack and the pause.
-    private func carryOutInQueue(_ effect: Session.Effect) throws(X11Error) {
+    private func carryOutInQueue(_ effect: Session.Effect) throws(X11Error) -> [Session.Event] {
         switch effect {
         case .schedule(let delivery):
             do throws(SystemFailure) {
@@ -44,7 +45,7 @@ extension ToastSession {
         case .rejoin: coordinator.rejoin()
         case .watch(let ticket):
             // Gone already: the machine looked again.
-            if let turn = coordinator.watch(Window(ticket)) { try feed(.turn(turn)) }
+            if let turn = coordinator.watch(Window(ticket)) { return [.turn(turn)] }
         case .standAsideInPlace: coordinator.standAsideInPlace()
         case .lookAgain(let until): wakeups.armPauseEnd(at: Double(until))
         case .standAside(let until):
@@ -53,13 +54,14 @@ extension ToastSession {
         case .leave: coordinator.leave()
         default: break
         }
+        return []
     }
 
     /// The windows.
-    private func carryOutOnScreen(_ effect: Session.Effect) throws(X11Error) {
+    private func carryOutOnScreen(_ effect: Session.Effect) throws(X11Error) -> [Session.Event] {
         switch effect {
         case .lookAtScreen:
-            try feed(.screen(lookAtScreen()))
+            return [.screen(try lookAtScreen())]
         case .show(let content, let timeline, let composited, let morph):
             // What is on screen stays until the newest is drawn over it: in a burst of updates
             // the one not drawn yet simply goes.
@@ -69,9 +71,9 @@ extension ToastSession {
                 let shown = try show(
                     content, on: timeline, composited: composited, morphingFrom: onScreen?.windows.first?.currentBox,
                     progress: onScreen?.windows.first?.progress)
-            else { return try feed(.noRoom) }
+            else { return [.noRoom] }
             showing = shown
-            try feed(.shown)
+            return [.shown]
         case .present(let appearance, let turn): showing?.present(appearance, turn: turn)
         case .blend(let composited): showing?.blend(composited)
         case .raise: showing?.raise()
@@ -79,34 +81,35 @@ extension ToastSession {
         case .slide: showing?.slide(now: Clock.monotonic()) { box in announceMove(of: box) }
         case .announce(let progress):
             guard let showing else { break }
-            if !showing.isSetUp { try finishSetUp(showing) }
+            let setUp = showing.isSetUp ? [] : try finishSetUp(showing)
             coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)
             if shownAt == nil { shownAt = Clock.wall() }
             // Drawn over the old one: now the old one can go.
             retiring = nil
+            return setUp
         case .hide:
             showing = nil
             retiring = nil
         default: break
         }
+        return []
     }
 
     /// The questions to the server, and what goes elsewhere (the screen reader, the command).
-    private func carryOutLook(_ effect: Session.Effect) throws(X11Error) {
+    private func carryOutLook(_ effect: Session.Effect) throws(X11Error) -> [Session.Event] {
         switch effect {
         case .lookAtFullscreen:
-            try feed(.fullscreen(covered: try isCovered()))
+            return [.fullscreen(covered: try isCovered())]
         case .watchFullscreen:
             watchesFullscreen = true
             // Watched from this read on: should it have cleared in between, look again.
-            if try !isCovered() { try feed(.fullscreenChanged) }
+            if try !isCovered() { return [.fullscreenChanged] }
         case .lookAtIdle:
-            try feed(.idle(seconds: idleWatch.idleSeconds()))
+            return [.idle(seconds: idleWatch.idleSeconds())]
         case .watchReturn:
-            if !idleWatch.armReturn() { try feed(.noReturnAlarm) }
+            if !idleWatch.armReturn() { return [.noReturnAlarm] }
         case .lookAtPointer:
-            if let change = pointer.poll() { try feed(.hover(change)) }
-            try feed(.pointerMoves(pointer.isFollowing))
+            return (pointer.poll().map { [Session.Event.hover($0)] } ?? []) + [.pointerMoves(pointer.isFollowing)]
         case .speak(let content):
             // After the first frame, so that a toast's first paint never waits for it.
             ScreenReader.announceIfRunning(text: Announcement.text(for: content), display: display)
@@ -114,6 +117,7 @@ extension ToastSession {
             if let command = request.command { kill(command.pid, number) }
         default: break
         }
+        return []
     }
 
     /// Whether every monitor the toast goes on shows a fullscreen window on top. Once watched,

@@ -4,17 +4,24 @@ import XToastCore
 /// The lock's effects (issue #22): looking whether the screen is locked, and watching for the
 /// unlock.
 extension ToastSession {
-    func carryOutLock(_ effect: Session.Effect) throws(X11Error) {
+    func carryOutLock(_ effect: Session.Effect) throws(X11Error) -> [Session.Event] {
         switch effect {
         case .lookAtLock:
-            try feed(.lock(covered: try isLocked()))
+            return [.lock(covered: try isLocked())]
         case .watchLock:
             lockWatch.watch()
             // What the server said before the watch began is stale for the look that follows it
             // (an unlock in between would come as no event): that look asks again.
             fresh = nil
+        case .withdraw:
+            // The toast being replaced too: it stays up until the new one is drawn.
+            for windows in [showing, retiring] { windows?.withdraw() }
+        case .restore:
+            showing?.restore()
+            retiring?.restore()
         default: break
         }
+        return []
     }
 
     /// Whether a locker, a blanker or the screen saver covers a monitor the toast goes on. At

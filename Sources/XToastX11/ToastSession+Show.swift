@@ -97,8 +97,8 @@ extension ToastSession {
 
     /// What a toast needs only once its first frame is out, asked then so that the first frame
     /// waits for fewer round trips: the monitor's refresh rate, and news of compositors. Both
-    /// go to the session.
-    func finishSetUp(_ showing: Showing) throws(X11Error) {
+    /// go to the session: the events to tell it.
+    func finishSetUp(_ showing: Showing) throws(X11Error) -> [Session.Event] {
         let monitor = showing.monitors[0].rect
         // Known refresh rates are kept: an update on the same monitor asks nothing.
         let interval = frameIntervals[monitor] ?? 1 / (display.refreshRate(of: monitor) ?? Self.fallbackRefreshRate)
@@ -114,9 +114,8 @@ extension ToastSession {
             if let why = pointer.start() { warn(why) }
         }
         showing.isSetUp = true
-        try feed(.frameInterval(interval))
         // A compositor that came or went before the watch began: drawn again, the other way.
-        if watchesNow { try feed(.compositorChanged(composited: display.compositorIsRunning())) }
+        return [.frameInterval(interval)] + (watchesNow ? [.compositorChanged(composited: display.compositorIsRunning())] : [])
     }
 
     /// The monitors `choice` picks on `display` now, and their docks' struts on their way.

@@ -15,8 +15,9 @@ public final class ToastSession {
     let wakeups: Wakeups
     let coordinator: Coordinator
     let warn: (String) -> Void
-    /// The machine this carries out.
-    var session: Session
+    /// The machine this carries out, and the order it is run in.
+    var driver: SessionDriver
+    var session: Session { driver.session }
     /// What the server said at start, until something makes it stale (a wait, a first show);
     /// what `lookAtScreen` looked at, for the `show` that follows.
     var fresh: StartingView?
@@ -84,7 +85,7 @@ public final class ToastSession {
             (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         }
         self.request = request
-        session = Self.makeSession(for: request)
+        driver = SessionDriver(Self.makeSession(for: request))
         pointer = PointerWatch(display: display, clickThrough: request.clickThrough)
         idleWatch = IdleWatch(display: display)
         lockWatch = LockWatch(display: display)
@@ -151,11 +152,11 @@ public final class ToastSession {
     }
 
     /// The one way into the machine: hands `event` to the session, now, and carries out the
-    /// effects it returns, in order. Answers to its questions come back through here too.
+    /// effects it returns, with the answers to its questions, in the driver's order.
     func feed(_ event: Session.Event) throws(X11Error) {
-        guard session.outcome == nil else { return }
-        for effect in session.handle(event, at: Clock.monotonic()) {
-            try carryOut(effect)
+        driver.handle(event, at: Clock.monotonic())
+        while let effect = driver.next(at: Clock.monotonic()) {
+            driver.answer(try carryOut(effect), at: Clock.monotonic())
         }
     }
 

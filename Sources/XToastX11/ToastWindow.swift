@@ -159,6 +159,9 @@ final class ToastWindow {
 
     func map() { XMapRaised(display.pointer, window) }
 
+    /// Unmaps the window (under a locker); `map` brings it back, on top.
+    func unmap() { XUnmapWindow(display.pointer, window) }
+
     /// The button a click at `point` (window coordinates) hit, if any: the box is drawn at the
     /// last presented scale around its centre.
     func button(atWindowPoint point: Point) -> Int? {

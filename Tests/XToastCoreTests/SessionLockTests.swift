@@ -112,4 +112,69 @@ struct SessionLockTests {
         v.send(.lockChanged)
         #expect(v.runToEnd() == .expired)
     }
+
+    @Test("Up when a locker comes: withdrawn first, then frozen; back on top at the unlock")
+    func withdrawnUnderTheLocker() {
+        var v = VirtualSession(SessionTests.plan(hold: 1))
+        v.send(.start)
+        v.advance(to: 0.5)
+        v.locked = true
+        let looked = v.send(.lockChanged)
+        #expect(looked.prefix(2) == [.lookAtLock, .withdraw], "nothing of it stays over the locker")
+        #expect(v.send(.covered).isEmpty, "never raised over a locker")
+        v.locked = false
+        let back = v.send(.lockChanged)
+        #expect(back.prefix(2) == [.lookAtLock, .restore])
+        #expect(back.shows.isEmpty, "nothing new came: the same windows come back")
+        #expect(v.send(.covered) == [.raise])
+    }
+
+    @Test("Told something under the locker (a line read, a command's result): nothing maps until the unlock, then it shows")
+    func updatesWaitForTheUnlock() {
+        var v = VirtualSession(SessionTests.plan(hold: 1))
+        v.send(.start)
+        v.advance(to: 0.5)
+        v.locked = true
+        v.send(.lockChanged)
+        let told = v.send(.lines(["UPDATE SECRET"]))
+        #expect(told.shows.isEmpty, "an update mapped a window over the locker")
+        v.advance(to: 30)
+        #expect(!v.effects.suffix(from: v.effects.lastIndex(of: .withdraw)!).contains { if case .show = $0 { true } else { false } })
+        #expect(v.session.showing?.lock == .locked(heldUpdate: true))
+        v.locked = false
+        let back = v.send(.lockChanged)
+        #expect(back.prefix(2) == [.lookAtLock, .restore])
+        #expect(back.shows.map(\.message) == [SessionTests.message.updated(byLine: "UPDATE SECRET")!.message], "what came meanwhile shows after the unlock")
+        #expect(v.runToEnd() == .expired)
+    }
+
+    @Test("A --run command that ends under the locker: its result waits for the unlock")
+    func commandResultWaitsForTheUnlock() {
+        var v = VirtualSession(SessionTests.plan(command: SessionTests.run))
+        v.send(.start)
+        v.advance(to: 2)
+        #expect(v.session.showing != nil)
+        v.locked = true
+        v.send(.lockChanged)
+        #expect(v.send(.commandEnded(status: 1)).shows.isEmpty)
+        v.locked = false
+        #expect(v.send(.lockChanged).shows.count == 1)
+        #expect(v.runToEnd() == .expired)
+    }
+
+    @Test("Its first frame looks at the lock once more: a locker that came between the look and the map is found")
+    func lockerBetweenTheLookAndTheMap() {
+        var plain = VirtualSession(SessionTests.plan(hold: 1))
+        #expect(plain.send(.start).filter { $0 == .lookAtLock }.count == 2, "looked at at its turn and after its first frame")
+        // Clear at the turn's look; locked by the time the first frame is out.
+        var w = VirtualSession(SessionTests.plan(hold: 1))
+        w.lockAfterLooks = 1
+        let effects = w.send(.start)
+        let withdraw = effects.firstIndex(of: .withdraw)
+        let announce = effects.firstIndex { if case .announce = $0 { true } else { false } }
+        #expect(withdraw != nil && announce != nil && withdraw! < announce!, "withdrawn before it says it is up")
+        w.advance(to: 600)
+        #expect(w.session.outcome == nil, "its time stood still under the locker")
+    }
 }
+

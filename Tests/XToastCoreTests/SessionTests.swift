@@ -7,7 +7,9 @@ import Testing
 /// `watchReturn`, `restack`) as `ToastSession` does, and records every effect. Nothing sleeps:
 /// time is a number the test moves.
 struct VirtualSession {
-    var session: Session
+    /// The session, run in the interpreter's own order (`SessionDriver`).
+    var driver: SessionDriver
+    var session: Session { driver.session }
     var now = 0.0
     var effects: [Session.Effect] = []
     /// What the queue says when asked.
@@ -17,6 +19,9 @@ struct VirtualSession {
     var covered = false
     /// Whether a locker or the screen saver covers them (issue #22).
     var locked = false
+    /// Set: the screen locks once this many looks at the lock have found it clear (a locker
+    /// that maps between two looks).
+    var lockAfterLooks: Int?
     var idleSeconds: Double? = 0
     var idleAlarm = true
     /// What the screen is like when the toast shows.
@@ -28,19 +33,21 @@ struct VirtualSession {
     init(_ plan: Session.Plan, motion: Motion = .fade(in: 0.2, out: 0.2, curve: .linear)) {
         var plan = plan
         plan.motion = motion
-        session = Session(plan, frameInterval: 0.01)
+        driver = SessionDriver(Session(plan, frameInterval: 0.01))
     }
 
-    /// Handles `event` at the current time, carries out what the X side would answer, and
-    /// returns the effects of this event alone.
+    /// Handles `event` at the current time, carries out what the X side would answer, in the
+    /// interpreter's order, and returns the effects of this event alone.
     @discardableResult
     mutating func send(_ event: Session.Event) -> [Session.Effect] {
         var produced: [Session.Effect] = []
-        var pending = [event]
-        while !pending.isEmpty {
-            let effects = session.handle(pending.removeFirst(), at: now)
-            produced += effects
-            pending += effects.compactMap(answer)
+        driver.handle(event, at: now)
+        while let effect = driver.next(at: now) {
+            produced.append(effect)
+            if effect == .lookAtLock, let looks = lockAfterLooks {
+                if looks == 0 { locked = true } else { lockAfterLooks = looks - 1 }
+            }
+            driver.answer(answer(effect).map { [$0] } ?? [], at: now)
         }
         effects += produced
         return produced

@@ -141,6 +141,11 @@ extension Session {
         case lookAtLock
         /// Say `.lockChanged` when that may have changed.
         case watchLock
+        /// Unmap the windows on screen: the screen is locked or blank, and nothing of the toast
+        /// may be over it, whatever the stacking order.
+        case withdraw
+        /// Map them again, on top: the screen is unlocked.
+        case restore
         /// Find out how long the user has been idle: answer with `.idle(seconds:)`.
         case lookAtIdle
         /// Say `.userReturned` at the user's next input, or `.noReturnAlarm` when the server

@@ -4,8 +4,10 @@
 /// window does (the toasts behind pass it, and stand aside too), and nothing of it shows: not its
 /// text, not a redacted box (the locker owns the screen; a box of ours over it could hide its
 /// prompt). Once unlocked the toasts that waited show in the order they started.
-/// A toast already up when a locker comes is under it; its time stands still until the unlock,
-/// so that what it says is still there to be read afterwards.
+/// A toast already up when a locker comes is withdrawn (unmapped: nothing of it can be over the
+/// locker, whatever the stacking order says, a race with the locker's own map included); its time
+/// stands still until the unlock, so that what it says is still there to be read afterwards, and
+/// what it is told meanwhile (a line read, a command's result) shows only then (issue #28).
 extension Session {
     /// Asks whether the screen is locked before anything shows.
     mutating func showUnlessLocked() -> [Effect] {
@@ -34,20 +36,27 @@ extension Session {
         }
     }
 
-    /// The lock's events while a toast is up: a locker over it or the screen saver freezes its
-    /// time, the unlock lets it go on (for at least the hover minimum, as after the pointer).
-    /// Watched from the first frame on, before it is announced: a locker's window comes as any
-    /// map does, the screen saver only to those who ask.
+    /// The lock's events while a toast is up: a locker over it or the screen saver withdraws it
+    /// and freezes its time, the unlock brings it back and lets it go on (for at least the hover
+    /// minimum, as after the pointer), with what it was told meanwhile. Watched and looked at from
+    /// the first frame on, before it is announced: a locker's window comes as any map does (unless
+    /// it came between the look before the show and the show), the screen saver only to those
+    /// who ask.
     mutating func lockWhileShowing(_ event: Event, at now: Double) -> [Effect] {
         switch event {
         case .lockChanged: return [.lookAtLock]
         case .lock(covered: true):
             guard showing?.underLock == false else { return [] }
             let frozen = freeze(.locked, at: now)
+            guard showing?.underLock == true else { return frozen }
             // Once under it, the windows found covering it are watched, then looked at once more
             // (as above); only then, so that the looks end.
-            return showing?.underLock == true ? frozen + [.watchLock, .lookAtLock] : frozen
-        case .lock(covered: false): return thaw(.locked, at: now)
+            return [.withdraw] + frozen + [.watchLock, .lookAtLock]
+        case .lock(covered: false):
+            guard case .locked(let heldUpdate) = showing?.lock else { return [] }
+            let thawed = thaw(.locked, at: now)
+            guard heldUpdate, let showing else { return [.restore] + thawed }
+            return [.restore] + thawed + [.show(content, showing.timeline, composited: showing.screen.composited, morph: true)]
         default: return []
         }
     }

@@ -12,7 +12,8 @@ extension Session {
         case .click(let outcome):
             return showing != nil ? end(outcome) : []
         case .covered:
-            return showing != nil ? [.raise] : []
+            // Never raised over a locker: it is withdrawn under one anyway.
+            return showing.map { $0.underLock ? [] : [.raise] } ?? []
         case .exposed:
             return redraw(at: now)
         case .shown:
@@ -87,9 +88,17 @@ extension Session {
         return []
     }
 
-    /// Something freezes the toast's time (the first thing to do so stops the clock).
+    /// Something freezes the toast's time (the first thing to do so stops the clock). Before the
+    /// first windows are up only the lock counts: `shown` starts a frozen presentation then.
     mutating func freeze(_ reason: Freeze, at now: Double) -> [Effect] {
-        guard var showing, var presentation = showing.presentation else { return [] }
+        guard var showing else { return [] }
+        guard var presentation = showing.presentation else {
+            if case .locked = reason, !showing.underLock {
+                showing.lock = .locked(heldUpdate: false)
+                phase = .showing(showing)
+            }
+            return []
+        }
         let wasFrozen = showing.isFrozen
         switch reason {
         case .pointer:
@@ -100,7 +109,7 @@ extension Session {
             showing.away = Away(idle: idle)
         case .locked:
             guard !showing.underLock else { return [] }
-            showing.underLock = true
+            showing.lock = .locked(heldUpdate: false)
         }
         if !wasFrozen {
             presentation.clock.freeze(at: now - presentation.start)
@@ -113,7 +122,12 @@ extension Session {
 
     /// It lets go (the last thing to let go starts the clock again).
     mutating func thaw(_ reason: Freeze, at now: Double) -> [Effect] {
-        guard var showing, var presentation = showing.presentation else { return [] }
+        guard var showing else { return [] }
+        guard var presentation = showing.presentation else {
+            if case .locked = reason { showing.lock = .clear }
+            phase = .showing(showing)
+            return []
+        }
         switch reason {
         case .pointer:
             guard showing.pointerOver else { return [] }
@@ -123,7 +137,7 @@ extension Session {
             showing.away = nil
         case .locked:
             guard showing.underLock else { return [] }
-            showing.underLock = false
+            showing.lock = .clear
         }
         if !showing.isFrozen {
             presentation.clock.thaw(at: now - presentation.start)
@@ -142,7 +156,8 @@ extension Session {
     }
 
     /// New content (a line read, a command's result): on screen it replaces what shows, moving
-    /// from its box, as the screen was when it showed; otherwise it is what will show.
+    /// from its box, as the screen was when it showed; otherwise it is what will show. Under a
+    /// locker it is held until the unlock: nothing new is mapped over a locked screen.
     mutating func update(to next: ToastContent, for hold: DisplayDuration) -> [Effect] {
         content = next
         duration = hold
@@ -150,8 +165,9 @@ extension Session {
         var screen = showing.screen
         screen.replacing = true
         showing.timeline = timeline(on: screen)
+        if showing.underLock { showing.lock = .locked(heldUpdate: true) }
         phase = .showing(showing)
-        return [.show(next, showing.timeline, composited: screen.composited, morph: true)]
+        return showing.underLock ? [] : [.show(next, showing.timeline, composited: screen.composited, morph: true)]
     }
 
     // MARK: Time
@@ -216,8 +232,9 @@ extension Session {
             presentation.announced = true
             // A screen saver that comes on while it is up hides it as a locker does (issue #22),
             // but only those who ask hear of it (a locker's map comes unasked): asked before the
-            // toast says it is up, so that from then on nothing is missed.
-            if !showing.greeted && !finished { effects.append(.watchLock) }
+            // toast says it is up, so that from then on nothing is missed. And looked at once: a
+            // locker mapped between the look before the show and the show came as no event.
+            if !showing.greeted && !finished { effects += [.watchLock, .lookAtLock] }
             effects.append(.announce(progress: content.progress?.percent))
             effects += greet(&showing, finished: finished)
         }

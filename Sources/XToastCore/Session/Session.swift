@@ -180,8 +180,8 @@ extension Session {
         public internal(set) var pointerOver = false
         /// The user is away: its time stands still until they are back.
         public internal(set) var away: Away?
-        /// A locker came over it (issue #22): its time stands still until the unlock.
-        public internal(set) var underLock = false
+        /// Whether a locker or the blank screen is over it (issues #22, #28).
+        public internal(set) var lock: Lock = .clear
         /// Whether the first frame of the toast is out: the screen reader was told, the idle time
         /// asked. Once per toast, not again for an update.
         public internal(set) var greeted = false
@@ -194,6 +194,9 @@ extension Session {
             self.screen = screen
             self.timeline = timeline
         }
+
+        /// Whether a locker or the blank screen is over it.
+        public var underLock: Bool { lock != .clear }
 
         /// Whether anything stops the toast's time.
         public var isFrozen: Bool { pointerOver || away != nil || underLock }
@@ -222,6 +225,17 @@ extension Session {
         public internal(set) var next: Double
         /// When the last slide ends.
         public internal(set) var end: Double
+    }
+
+    /// A locker or the blank screen over a toast on screen (issues #22, #28).
+    public enum Lock: Equatable, Sendable {
+        /// Nothing hides the screen.
+        case clear
+        /// The screen is locked or blank: the toast's windows are withdrawn, so that nothing of
+        /// it can be over the locker whatever the stacking order, and its time stands still.
+        /// `heldUpdate`: new content came meanwhile (a line read, a command's result); it shows
+        /// after the unlock, never before.
+        case locked(heldUpdate: Bool)
     }
 
     /// The user was away when the toast appeared (`--idle`).
