@@ -73,7 +73,7 @@ final class Coordinator {
         case .listen(let entries):
             for entry in entries { XSelectInput(dpy, Window(entry), Self.waitMask) }
         case .stopListening(let entry): XSelectInput(dpy, Window(entry), NoEventMask)
-        case .listenToPause: XSelectInput(dpy, display.root, PropertyChangeMask)
+        case .listenToPause: display.listenOnRoot(PropertyChangeMask, as: .queue)
         case .append(let list):
             display.setListProperty(display.root, atom(list), type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
         case .grab: XGrabServer(dpy)

@@ -77,10 +77,10 @@ public final class FullscreenWatch {
     public static let rootMask = PropertyChangeMask
 
     /// For each monitor, whether the window on top of it is fullscreen (a fresh `snapshot`).
-    /// With `watching`, the events `affects(_:)` looks at are asked for too: on the root that
-    /// mask, which replaces this client's mask there (`XSelectInput`'s rule: pass what the
-    /// caller wants for itself), with `rootMask` added; on every client, its state and
-    /// structure, and its frame's structure. No round trip of their own.
+    /// With `watching` (any mask: what the root gets is the union of what each part of xtoast
+    /// listens to, `XDisplay.listenOnRoot`), the events `affects(_:)` looks at are asked for too:
+    /// `rootMask` on the root; on every client, its state and structure, and its frame's
+    /// structure. No round trip of their own.
     public func covered(_ monitors: [Rect], watching rootMask: Int? = nil, asked: RootQuestions? = nil) -> [Bool] {
         let snapshot = self.snapshot(watching: rootMask, asked: asked)
         last = snapshot
@@ -105,7 +105,7 @@ public final class FullscreenWatch {
         let connection = display.connection
         let atoms = display.atoms
         let root = xcb_window_t(truncatingIfNeeded: display.root)
-        if let rootMask { select(root, UInt32(truncatingIfNeeded: rootMask | Self.rootMask)) }
+        if rootMask != nil { display.listenOnRoot(Self.rootMask, as: .fullscreen) }
         func ask(_ window: xcb_window_t, _ property: Atom, _ type: xcb_atom_enum_t, _ longs: Int) -> xcb_get_property_cookie_t {
             xcb_get_property(
                 connection, 0, window, xcb_atom_t(truncatingIfNeeded: property), xcb_atom_t(type.rawValue), 0, UInt32(longs))

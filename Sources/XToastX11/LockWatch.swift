@@ -2,21 +2,25 @@ import CX11
 import Glibc
 import XToastCore
 
-/// Whether a locker, a blanker or the screen saver covers the toast's monitors (issue #22), and a
-/// wake-up when that may have changed, without polling and without a grab.
+/// Whether a locker, a blanker or the screen saver covers the toast's monitors (issues #22, #28),
+/// and a wake-up when that may have changed, without polling and without a grab.
 ///
 /// The facts travel with the start-up batch (`PendingPanels` asks them with the docks' struts,
-/// and MIT-SCREEN-SAVER's state with them); `Coverage` decides. While a toast waits for the
-/// unlock, the windows that covered its monitors are watched (their unmap, destruction or move
-/// comes as StructureNotify) and so is the screen saver (ScreenSaverNotify): either makes the
-/// session look again. A toast on screen watches the screen saver from its first frame; a locker
-/// mapped over it comes with the root's SubstructureNotify (`Showing`), unasked.
+/// MIT-SCREEN-SAVER's state and who holds the input with them); `Coverage` decides. While a
+/// toast waits for the unlock, the windows that may lock its monitors are watched (their unmap,
+/// destruction or move comes as StructureNotify), and so are the root's children going (a grab's
+/// end comes as no event: its holder's window going does) and the screen saver
+/// (ScreenSaverNotify): any of them makes the session look again. A toast on screen watches the
+/// screen saver from its first frame; a locker mapped over it comes with the root's
+/// SubstructureNotify (`Showing`), unasked.
 final class LockWatch {
     private let display: XDisplay
     /// The windows that covered the toast's monitors at the last look.
     private var covering: Set<UInt32> = []
     /// Whether events are asked for (after `watch()`).
     private var watching = false
+    /// Whether the last look found the screen locked: the root's children are listened to then.
+    private var locked = false
     /// MIT-SCREEN-SAVER's event base, once its events are asked for (nil: not, or no extension).
     private var screenSaverEvent: Int32?
 
@@ -36,12 +40,22 @@ final class LockWatch {
         xtoast_screensaver_state(display.connection, question)
     }
 
-    /// Whether any of `monitors` is covered, as `panels` saw the screen; once watching, the
-    /// windows covering them now are watched too.
-    func covered(_ monitors: [Rect], panels: Panels) -> Bool {
-        covering = Set(panels.windows.filter { window in monitors.contains { Coverage.covers(window, $0) } }.map(\.id))
+    /// Whether any of `monitors` is locked, as `panels` saw the screen, with the shapes of the
+    /// windows that may lock them asked now (one round trip, only while another client holds
+    /// the input and such a window is up); once watching, those windows are watched too.
+    func state(_ monitors: [Rect], panels: Panels) -> LockState {
+        var panels = panels
+        let candidates = panels.lockCandidates(on: monitors)
+        if panels.input.bothHeld && !candidates.isEmpty {
+            let shapes = display.shapes(
+                display.askShapes(of: candidates.map { panels.windows[$0].id }), sizes: candidates.map { panels.windows[$0].frame.size })
+            for (index, shape) in zip(candidates, shapes) { panels.windows[index].shape = shape }
+        }
+        covering = Set(candidates.map { panels.windows[$0].id })
+        let state = panels.lock(monitors)
+        locked = state == .locked
         if watching { select(covering) }
-        return panels.covered(monitors).contains(true)
+        return state
     }
 
     /// Asks for the events that `affects(_:)` recognises: the covering windows' structure, and
@@ -66,8 +80,8 @@ final class LockWatch {
         guard watching else { return false }
         if let screenSaverEvent, event.type == screenSaverEvent + Int32(ScreenSaverNotify) { return true }
         switch event.type {
-        case UnmapNotify: return isCovering(event.xunmap.window)
-        case DestroyNotify: return isCovering(event.xdestroywindow.window)
+        case UnmapNotify: return isCovering(event.xunmap.window) || (locked && event.xunmap.event == display.root)
+        case DestroyNotify: return isCovering(event.xdestroywindow.window) || (locked && event.xdestroywindow.event == display.root)
         case ConfigureNotify: return isCovering(event.xconfigure.window)
         case ReparentNotify: return isCovering(event.xreparent.window)
         default: return false
@@ -78,9 +92,11 @@ final class LockWatch {
         window <= UInt(UInt32.max) && covering.contains(UInt32(window))
     }
 
-    /// StructureNotify on each window, through Xlib (nothing else is in flight on XCB then). A
-    /// window gone by then causes a protocol error, which `XDisplay` collects.
+    /// StructureNotify on each window, through Xlib (nothing else is in flight on XCB then), and
+    /// the root's children's unmaps and ends while locked. A window gone by then causes a
+    /// protocol error, which `XDisplay` collects.
     private func select(_ windows: Set<UInt32>) {
         for window in windows { XSelectInput(display.pointer, Window(window), StructureNotifyMask) }
+        display.listenOnRoot(locked ? SubstructureNotifyMask : 0, as: .lock)
     }
 }

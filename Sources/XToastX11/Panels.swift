@@ -33,8 +33,10 @@ private struct WindowQuestion {
 /// read are thrown away.
 ///
 /// The facts `Coverage` reads (what covers a monitor, what is in the way without a strut) go out
-/// with the struts, for every client and child of the root, and so does the screen saver's
-/// state: the lock question adds no round trip of its own (issue #22).
+/// with the struts, for every client and child of the root, and so do the screen saver's state
+/// and whether another client holds the input (`InputProbe`): the lock question adds no round
+/// trip of its own (issue #22), but for the shape of a window that may lock a monitor while
+/// another client holds the input, asked only then (issue #28).
 final class PendingPanels {
     private let display: XDisplay
     private let clients: [xcb_window_t]
@@ -45,6 +47,7 @@ final class PendingPanels {
     private let facts: [WindowQuestion]
     private let frames: [xcb_query_tree_cookie_t]
     private let screenSaver: UInt32
+    private let input: InputProbe
     private var answer: Panels?
 
     /// Reads the answers to `askPanels` and asks for the struts (no wait).
@@ -65,6 +68,7 @@ final class PendingPanels {
         facts = display.askFacts(of: windows)
         frames = children.map { xcb_query_tree(display.connection, $0) }
         screenSaver = LockWatch.askScreenSaver(display)
+        input = InputProbe(display)
     }
 
     deinit {
@@ -82,6 +86,7 @@ final class PendingPanels {
             xcb_discard_reply(connection, question.type.sequence)
         }
         if screenSaver != 0 { xtoast_discard(connection, screenSaver) }
+        input.discard(display)
     }
 
     /// The struts and work area (waits for the answers the first time).
@@ -109,7 +114,7 @@ final class PendingPanels {
         let rootChildren = Set(children)
         let topLevels = Coverage.stacked(children.compactMap { byID[$0] }) + found.filter { !rootChildren.contains($0.id) }
         let saverOn = screenSaver != 0 && LockWatch.screenSaverState(display, screenSaver) == 1
-        let made = Panels(struts: struts, workArea: workArea, windows: topLevels, screenSaverOn: saverOn)
+        let made = Panels(struts: struts, workArea: workArea, windows: topLevels, screenSaverOn: saverOn, input: input.grabs(display))
         answer = made
         return made
     }
@@ -124,6 +129,8 @@ struct Panels {
     var windows: [TopLevelWindow] = []
     /// MIT-SCREEN-SAVER says the saver is on (the screen blanked, or a saver drawing).
     var screenSaverOn = false
+    /// Whether another client holds the keyboard and the pointer.
+    var input = InputGrabs.free
 
     /// `monitors`, each with the part of it that toasts may use.
     func apply(to monitors: [Monitor], screen: Size) -> [Monitor] {
@@ -137,7 +144,18 @@ struct Panels {
 
     /// For each of `monitors`, whether a locker, a blanker or the screen saver covers it.
     func covered(_ monitors: [Rect]) -> [Bool] {
-        Coverage.covered(windows, screenSaverOn: screenSaverOn, monitors: monitors)
+        Coverage.covered(windows, screenSaverOn: screenSaverOn, input: input, monitors: monitors)
+    }
+
+    /// What a look at the lock finds on `monitors`.
+    func lock(_ monitors: [Rect]) -> LockState {
+        Coverage.lock(windows, screenSaverOn: screenSaverOn, input: input, monitors: monitors)
+    }
+
+    /// The windows that may lock one of `monitors` (`Coverage.mayLock`): asked for their shapes
+    /// while another client holds the input, and watched.
+    func lockCandidates(on monitors: [Rect]) -> [Int] {
+        windows.indices.filter { index in monitors.contains { Coverage.mayLock(windows[index], $0) } }
     }
 }
 

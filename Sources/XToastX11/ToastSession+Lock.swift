@@ -7,7 +7,7 @@ extension ToastSession {
     func carryOutLock(_ effect: Session.Effect) throws(X11Error) -> [Session.Event] {
         switch effect {
         case .lookAtLock:
-            return [.lock(covered: try isLocked())]
+            return [.lock(try lockState())]
         case .watchLock:
             lockWatch.watch()
             // What the server said before the watch began is stale for the look that follows it
@@ -27,11 +27,11 @@ extension ToastSession {
     /// Whether a locker, a blanker or the screen saver covers a monitor the toast goes on. At
     /// start the answers came with the docks' struts; later the monitors are asked again (and,
     /// before a show, kept for it).
-    private func isLocked() throws(X11Error) -> Bool {
+    private func lockState() throws(X11Error) -> LockState {
         let view: StartingView
         if let fresh { view = fresh } else { view = try askView() }
         // Kept for the show that follows; while a toast is up, its update asks anew.
         if showing == nil { fresh = view }
-        return lockWatch.covered(view.targets.map(\.rect), panels: view.panels.resolve())
+        return lockWatch.state(view.targets.map(\.rect), panels: view.panels.resolve())
     }
 }

@@ -80,7 +80,7 @@ extension ToastSession {
                 morphProgress: startProgress, composited: composited, clickThrough: request.clickThrough)
         }
         // Windows mapped or raised over ours arrive as SubstructureNotify on the root.
-        XSelectInput(display.pointer, display.root, PropertyChangeMask | SubstructureNotifyMask)
+        display.listenOnRoot(PropertyChangeMask | SubstructureNotifyMask, as: .windows)
         let showing = Showing(
             display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
             slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, compositorEvent: compositorEvent)

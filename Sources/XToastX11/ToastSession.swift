@@ -126,7 +126,7 @@ public final class ToastSession {
         // A stacked toast follows the stack's list on the root; a queued one waits for the
         // ticket ahead of it (`Coordinator.turn`), and every other waiter sleeps through
         // changes to the queue.
-        XSelectInput(display.pointer, display.root, request.stack ? PropertyChangeMask : NoEventMask)
+        display.listenOnRoot(request.stack ? PropertyChangeMask : 0, as: .queue)
         defer { coordinator.leave() }
         self.queued = queued
         input = request.followStandardInput ? LineReader(descriptor: 0) : nil

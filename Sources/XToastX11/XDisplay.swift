@@ -59,6 +59,10 @@ public final class XDisplay {
     public let atoms: Atoms
     /// The name it was opened with, for messages.
     public let name: String
+    /// What each part of xtoast listens to on the root; the root gets their union.
+    private var rootListeners: [RootListener: Int] = [:]
+    /// An InputOnly window that is never mapped, for `InputProbe`; made when first asked for.
+    private var probe: xcb_window_t = 0
 
     /// Seconds the server may stay silent while xtoast waits for its answer (to connect, or to
     /// a request) before xtoast gives up with one line and status 1. Only silence counts: not
@@ -108,6 +112,39 @@ public final class XDisplay {
     /// The second half of RENDER's set-up (see `init`): its version and picture formats, to be
     /// called while other questions are out (the start-up batch's).
     func finishRenderSetUp() { _ = XRenderQueryFormats(pointer) }
+
+    /// The parts of xtoast that listen to the root, each with a mask of its own: X keeps one
+    /// mask per client and window, so each part's is kept here and the root gets the union.
+    public enum RootListener: Hashable {
+        /// The queue's lists and the pause (`Coordinator`), the stack.
+        case queue
+        /// Windows mapped or raised over the toast on screen, docks coming and going (`Showing`).
+        case windows
+        /// The lock's end while a locker's grabs decided (`LockWatch`).
+        case lock
+        /// The fullscreen windows' list and states (`FullscreenWatch`).
+        case fullscreen
+    }
+
+    /// Sets what `listener` wants of the root's events (0: nothing) and asks for the union,
+    /// through XCB, in order with the questions asked there.
+    func listenOnRoot(_ mask: Int, as listener: RootListener) {
+        rootListeners[listener] = mask
+        var union = UInt32(truncatingIfNeeded: rootListeners.values.reduce(0, |))
+        xcb_change_window_attributes(
+            connection, xcb_window_t(truncatingIfNeeded: root), UInt32(XCB_CW_EVENT_MASK.rawValue), &union)
+    }
+
+    /// The window `InputProbe` asks its grabs on: InputOnly, never mapped.
+    var probeWindow: xcb_window_t {
+        if probe == 0 {
+            probe = xcb_generate_id(connection)
+            xcb_create_window(
+                connection, 0, probe, xcb_window_t(truncatingIfNeeded: root), -1, -1, 1, 1, 0,
+                UInt16(XCB_WINDOW_CLASS_INPUT_ONLY.rawValue), 0, 0, nil)
+        }
+        return probe
+    }
 
     /// Closed, the connection is nothing to watch: its descriptor's number may be another's next.
     deinit {

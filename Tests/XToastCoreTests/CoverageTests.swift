@@ -17,31 +17,66 @@ private func unmanaged(_ frame: Rect, inputOnly: Bool = false, viewable: Bool = 
 struct CoverageTests {
     @Test("A locker over the whole screen covers every monitor")
     func locker() {
-        #expect(Coverage.covered([unmanaged(whole)], screenSaverOn: false, monitors: [left, right]) == [true, true])
+        #expect(Coverage.covered([unmanaged(whole)], screenSaverOn: false, input: .held, monitors: [left, right]) == [true, true])
     }
 
     @Test("An override-redirect window over one monitor (a game) covers that one only")
     func oneMonitor() {
-        #expect(Coverage.covered([unmanaged(left)], screenSaverOn: false, monitors: [left, right]) == [true, false])
+        #expect(Coverage.covered([unmanaged(left)], screenSaverOn: false, input: .held, monitors: [left, right]) == [true, false])
     }
 
     @Test(
-        "What never covers: InputOnly, unmapped, a window manager's frame, a managed window, one a pixel short",
+        "What never covers: InputOnly, unmapped, a window manager's frame, a managed window, one 5 px short",
         arguments: [
             unmanaged(whole, inputOnly: true),
             unmanaged(whole, viewable: false),
             unmanaged(whole, holdsClient: true),  // i3's frame around a fullscreen film
             TopLevelWindow(id: 7, frame: whole),
-            unmanaged(Rect(x: 0, y: 1, width: 3840, height: 1079)),
+            unmanaged(Rect(x: 0, y: 5, width: 3840, height: 1075)),
             unmanaged(Rect(x: -100, y: -100, width: 1, height: 1)),  // Openbox's helper
         ])
     func notCovering(window: TopLevelWindow) {
-        #expect(Coverage.covered([window], screenSaverOn: false, monitors: [left, right]) == [false, false])
+        #expect(Coverage.covered([window], screenSaverOn: false, input: .held, monitors: [left, right]) == [false, false])
+    }
+
+    @Test("A locker holds the input: the same window without both grabs is an overlay (a key-cast or annotation tool), or a key held down")
+    func lockersHoldTheInput() {
+        for (input, locked) in [
+            (InputGrabs.held, true), (.free, false), (InputGrabs(keyboard: true, pointer: false), false),
+            (InputGrabs(keyboard: false, pointer: true), false),
+        ] {
+            #expect(Coverage.covered([unmanaged(whole)], screenSaverOn: false, input: input, monitors: [left, right]) == [locked, locked])
+        }
+    }
+
+    @Test("xsecurelock's obscurer, a pixel in from each edge, locks; gromit-mpx's canvas, a pixel short, would too with the grabs")
+    func insetLockers() {
+        let obscurer = unmanaged(Rect(x: 1, y: 1, width: 1918, height: 1078))
+        #expect(Coverage.covered([obscurer], screenSaverOn: false, input: .held, monitors: [left, right]) == [true, false])
+        let canvas = unmanaged(Rect(x: 0, y: 0, width: 1920, height: 1079))
+        #expect(Coverage.covered([canvas], screenSaverOn: false, input: .free, monitors: [left]) == [false])
+        #expect(Coverage.covered([canvas], screenSaverOn: false, input: .held, monitors: [left]) == [true])
+    }
+
+    @Test("A shaped window draws only its shape: a region picker's outline locks nothing, a shape over the monitor does")
+    func shapes() {
+        var outline = unmanaged(left)
+        outline.shape = [
+            Rect(x: 0, y: 0, width: 1920, height: 1), Rect(x: 0, y: 1079, width: 1920, height: 1),
+            Rect(x: 0, y: 0, width: 1, height: 1080), Rect(x: 1919, y: 0, width: 1, height: 1080),
+        ]
+        #expect(Coverage.covered([outline], screenSaverOn: false, input: .held, monitors: [left]) == [false])
+        var empty = unmanaged(left)
+        empty.shape = []
+        #expect(Coverage.covered([empty], screenSaverOn: false, input: .held, monitors: [left]) == [false])
+        var whole = unmanaged(Rect(x: 0, y: 0, width: 3840, height: 1080))
+        whole.shape = [Rect(x: 1920, y: 0, width: 1920, height: 1080)]
+        #expect(Coverage.covered([whole], screenSaverOn: false, input: .held, monitors: [left, right]) == [false, true])
     }
 
     @Test("The screen saver on covers every monitor, windows or not")
     func screenSaver() {
-        #expect(Coverage.covered([], screenSaverOn: true, monitors: [left, right]) == [true, true])
+        #expect(Coverage.covered([], screenSaverOn: true, input: .free, monitors: [left, right]) == [true, true])
     }
 
     @Test("dwm's bar, an unmanaged strip across the top of a monitor, is in the way there only")
@@ -110,14 +145,14 @@ struct CoverageTests {
         let wallpaper = unmanaged(whole)
         let terminal = TopLevelWindow(id: 8, frame: Rect(x: 100, y: 100, width: 400, height: 300))
         #expect(
-            Coverage.covered(Coverage.stacked([wallpaper, terminal]), screenSaverOn: false, monitors: [left, right]) == [false, false])
+            Coverage.covered(Coverage.stacked([wallpaper, terminal]), screenSaverOn: false, input: .held, monitors: [left, right]) == [false, false])
         // Over everything (a locker, a game), it covers.
-        #expect(Coverage.covered(Coverage.stacked([terminal, wallpaper]), screenSaverOn: false, monitors: [left, right]) == [true, true])
+        #expect(Coverage.covered(Coverage.stacked([terminal, wallpaper]), screenSaverOn: false, input: .held, monitors: [left, right]) == [true, true])
         // Under a window manager's frame too (i3's frames are override-redirect, and hold a client).
         let frame = unmanaged(Rect(x: 0, y: 0, width: 400, height: 300), holdsClient: true)
-        #expect(Coverage.covered(Coverage.stacked([wallpaper, frame]), screenSaverOn: false, monitors: [left]) == [false])
+        #expect(Coverage.covered(Coverage.stacked([wallpaper, frame]), screenSaverOn: false, input: .held, monitors: [left]) == [false])
         // Toasts and menus over a locker change nothing.
         let toast = unmanaged(Rect(x: 860, y: 1027, width: 200, height: 38))
-        #expect(Coverage.covered(Coverage.stacked([terminal, wallpaper, toast]), screenSaverOn: false, monitors: [left]) == [true])
+        #expect(Coverage.covered(Coverage.stacked([terminal, wallpaper, toast]), screenSaverOn: false, input: .held, monitors: [left]) == [true])
     }
 }

@@ -144,7 +144,9 @@ struct SessionLockTests {
         v.locked = false
         let back = v.send(.lockChanged)
         #expect(back.prefix(2) == [.lookAtLock, .restore])
-        #expect(back.shows.map(\.message) == [SessionTests.message.updated(byLine: "UPDATE SECRET")!.message], "what came meanwhile shows after the unlock")
+        #expect(
+            back.shows.map(\.message) == [SessionTests.message.updated(byLine: "UPDATE SECRET")!.message],
+            "what came meanwhile shows after the unlock")
         #expect(v.runToEnd() == .expired)
     }
 
@@ -176,5 +178,52 @@ struct SessionLockTests {
         w.advance(to: 600)
         #expect(w.session.outcome == nil, "its time stood still under the locker")
     }
-}
 
+    @Test("A window that may be a locker's, nobody holding the input yet: looked at again before anything shows")
+    func undecidedThenLocked() {
+        var v = VirtualSession(SessionTests.plan())
+        v.lockUndecided = true
+        v.send(.start)
+        #expect(v.session.waiting.map { if case .lockUndecided = $0 { true } else { false } } == true)
+        #expect(v.session.deadline == Session.lockRechecks[0])
+        // The locker takes the input before the second look.
+        v.advance(to: 0.06)
+        v.locked = true
+        v.advance(to: 0.2)
+        #expect(v.session.phase == .waiting(.locked))
+        #expect(v.effects.shows.isEmpty)
+        #expect(v.effects.filter { $0 == .lookAtLock }.count >= 3)
+    }
+
+    @Test("An overlay that never takes the input: the toast shows once looked at enough, within a second")
+    func undecidedIsAnOverlay() {
+        var v = VirtualSession(SessionTests.plan())
+        v.lockUndecided = true
+        v.send(.start)
+        v.advance(to: Session.lockRechecks.reduce(0, +) - 0.001)
+        #expect(v.effects.shows.isEmpty)
+        v.advance(to: Session.lockRechecks.reduce(0, +) + 0.001)
+        #expect(v.effects.shows.count == 1)
+        #expect(
+            v.effects.filter { $0 == .lookAtLock }.count == 1 + Session.lockRechecks.count + 1,
+            "looked at its turn, again, and after its first frame")
+        #expect(v.runToEnd() == .expired)
+    }
+
+    @Test("Up when a locker maps before it takes the input: looked at again, then withdrawn")
+    func undecidedWhileUp() {
+        var v = VirtualSession(SessionTests.plan(hold: 1))
+        v.send(.start)
+        v.advance(to: 0.5)
+        v.lockUndecided = true
+        #expect(v.send(.lockChanged) == [.lookAtLock])
+        #expect(v.session.showing?.isFrozen == false)
+        #expect(v.session.deadline! <= 0.5 + Session.lockRechecks[0])
+        v.locked = true
+        let looked = v.advance(to: 0.6)
+        #expect(looked.contains(.withdraw))
+        #expect(v.session.showing?.underLock == true)
+        v.advance(to: 600)
+        #expect(v.session.outcome == nil)
+    }
+}

@@ -9,7 +9,11 @@ import Testing
 struct VirtualSession {
     /// The session, run in the interpreter's own order (`SessionDriver`).
     var driver: SessionDriver
-    var session: Session { driver.session }
+    var session: Session {
+        get { driver.session }
+        // A test that hands events to the machine by hand, past the driver.
+        set { driver = SessionDriver(newValue) }
+    }
     var now = 0.0
     var effects: [Session.Effect] = []
     /// What the queue says when asked.
@@ -22,6 +26,8 @@ struct VirtualSession {
     /// Set: the screen locks once this many looks at the lock have found it clear (a locker
     /// that maps between two looks).
     var lockAfterLooks: Int?
+    /// A window that may be a locker's is up, with nobody holding the input (unless `locked`).
+    var lockUndecided = false
     var idleSeconds: Double? = 0
     var idleAlarm = true
     /// What the screen is like when the toast shows.
@@ -60,7 +66,7 @@ struct VirtualSession {
         case .show: .shown
         case .lookAtTurn: .turn(turn)
         case .lookAtFullscreen: .fullscreen(covered: covered)
-        case .lookAtLock: .lock(covered: locked)
+        case .lookAtLock: .lock(locked ? .locked : lockUndecided ? .undecided : .clear)
         case .lookAtIdle: .idle(seconds: idleSeconds)
         case .watchReturn: idleAlarm ? nil : .noReturnAlarm
         case .restack: .sliding(until: slideDuration.map { now + $0 })

@@ -25,7 +25,7 @@ struct StackRoomTests {
         var session = Session(plan, frameInterval: 0.01)
         #expect(session.handle(.start, at: 0).contains(.join))
         #expect(session.handle(.turn(.mine), at: 0) == [.lookAtLock])
-        let effects = session.handle(.lock(covered: false), at: 0)
+        let effects = session.handle(.lock(.clear), at: 0)
         return (session, effects)
     }
 

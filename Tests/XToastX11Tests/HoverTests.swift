@@ -24,6 +24,27 @@ extension XWatcher {
         return Array(UnsafeBufferPointer(start: rects, count: Int(count)))
     }
 
+    /// Whether `window` is still there after `seconds`, unmapped (withdrawn under a locker),
+    /// reading events meanwhile.
+    func survivesWithdrawn(_ window: Window, for seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while let event = nextEvent(timeout: deadline.timeIntervalSinceNow) {
+            if event.type == DestroyNotify && event.xdestroywindow.window == window { return false }
+        }
+        return attributes(window)?.map_state == IsUnmapped
+    }
+
+    /// Waits until `window` is unmapped.
+    func waitForUnmap(_ window: Window, timeout: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while attributes(window)?.map_state == IsViewable {
+            guard let event = nextEvent(timeout: deadline.timeIntervalSinceNow) else {
+                throw TestFailure("window 0x\(String(window, radix: 16)) still mapped after \(timeout) s")
+            }
+            if event.type == UnmapNotify && event.xunmap.window == window { return }
+        }
+    }
+
     /// Whether `window` is still there after `seconds`, reading events meanwhile.
     func survives(_ window: Window, for seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

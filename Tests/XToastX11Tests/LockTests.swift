@@ -36,8 +36,9 @@ extension OnScreen {
             #expect(try osd.wait().stdout == "expired\n")
         }
 
-        /// A toast up when i3lock comes is under it, its time standing still: still there after
-        /// the unlock, then gone after the rest of its time (at least 1 s) and its fade.
+        /// A toast up when i3lock comes is withdrawn under it (unmapped, nothing of it over the
+        /// locker), its time standing still: back after the unlock, then gone after the rest of
+        /// its time (at least 1 s) and its fade.
         @Test func aToastUpWhenTheLockComesWaitsUnderIt() throws {
             let server = try PrivateXServer(width: 3840, height: 1080)
             let watcher = try XWatcher(display: server.name)
@@ -45,13 +46,173 @@ extension OnScreen {
                 ["--fade-in", "0", "--duration", "1", "--fade-out", "0.2", "--print-outcome", "Before the lock"], display: server.name)
             let window = try #require(try watcher.waitForToasts().first)
             let locker = try startI3lock(on: server, watcher: watcher)
-            #expect(watcher.survives(window, for: 3), "it expired under the locker")
+            #expect(watcher.survivesWithdrawn(window, for: 3), "it expired, or stayed mapped, under the locker")
             locker.stop()
             let unlocked = Date()
             try watcher.waitForDestroy(window)
             let after = Date().timeIntervalSince(unlocked)
             #expect(after >= 0.9 && after < 6, "gone \(after) s after the unlock")
             #expect(try toast.wait().stdout == "expired\n")
+        }
+
+        /// Issue #28: a toast on screen when the lock comes is told something new under it (a
+        /// `--stdin` line): nothing of it maps over the locker, the screen stays the locker's,
+        /// and what it was told shows after the unlock.
+        @Test func aLineReadUnderTheLockerShowsOnlyAfterTheUnlock() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            let fifo = temporaryPath(".fifo")
+            guard mkfifo(fifo, 0o600) == 0 else { throw TestFailure("cannot make a FIFO") }
+            defer { unlink(fifo) }
+            let toast = try XToastProcess(
+                ["--stdin", "--fade-in", "0", "--fade-out", "0", "--duration", "1", "--print-outcome"], display: server.name,
+                viaShell: "exec \"$0\" \"$@\" < \(fifo)")
+            let writer = open(fifo, O_WRONLY)
+            guard writer >= 0 else { throw TestFailure("cannot open the FIFO") }
+            func say(_ line: String) { _ = (line + "\n").withCString { write(writer, $0, strlen($0)) } }
+            say("first")
+            let window = try #require(try watcher.waitForToasts().first)
+            try watcher.waitForShown(pid: toast.child.pid)
+            let locker = try startI3lock(on: server, watcher: watcher)
+            // Withdrawn under it (waited for at most a few seconds, so that a toast that is not
+            // withdrawn fails below, on what it maps over the locker).
+            #expect((try? watcher.waitForUnmap(window, timeout: 3)) != nil, "still mapped under the locker")
+            say("UPDATE SECRET")
+            say("40")
+            // Absence has no event: a second is many times what an update takes to show.
+            let deadline = Date().addingTimeInterval(1)
+            while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
+                #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "an update showed over the locker")
+            }
+            let shot = try Screenshot(display: server.name)
+            #expect(shot.pixel(1920, 1080 - 15 - 19) == lockerColour, "the bottom centre is the locker's")
+            locker.stop()
+            let shown = try #require(try watcher.waitForToasts().first, "nothing came back after the unlock")
+            #expect(shown == window || watcher.isToast(shown))
+            close(writer)
+            #expect(try toast.wait().stdout == "expired\n")
+        }
+
+        /// Issue #28: a `--run` command that ends while its toast is under the locker: its
+        /// result maps nothing until the unlock.
+        @Test func aCommandsResultUnderTheLockerWaitsForTheUnlock() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            let flag = temporaryPath(".done")
+            // The command ends however the test does.
+            defer {
+                FileManager.default.createFile(atPath: flag, contents: nil)
+                try? FileManager.default.removeItem(atPath: flag)
+            }
+            let toast = try XToastProcess(
+                [
+                    "--fade-in", "0", "--fade-out", "0", "--print-outcome", "--run", "Working", "--", "sh", "-c",
+                    "while [ ! -e \(flag) ]; do sleep 0.05; done; exit 3",
+                ],
+                display: server.name)
+            let window = try #require(try watcher.waitForToasts(timeout: 15).first)
+            try watcher.waitForShown(pid: toast.child.pid)
+            let locker = try startI3lock(on: server, watcher: watcher)
+            // Withdrawn under it (waited for at most a few seconds, so that a toast that is not
+            // withdrawn fails below, on what it maps over the locker).
+            #expect((try? watcher.waitForUnmap(window, timeout: 3)) != nil, "still mapped under the locker")
+            FileManager.default.createFile(atPath: flag, contents: nil)
+            let deadline = Date().addingTimeInterval(1.5)
+            while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
+                #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "the result showed over the locker")
+            }
+            locker.stop()
+            _ = try watcher.waitForToasts()
+            #expect(try toast.wait(timeout: 30).status == 3)
+        }
+
+        /// Issue #28: xsecurelock leaves only an "obscurer" a pixel in from the screen's edges at
+        /// the top level and draws its lock in the Composite overlay window; it holds the
+        /// keyboard and the pointer, which is what makes it a locker. With and without picom: a
+        /// toast started under it waits aside and maps nothing, one up when it comes is
+        /// withdrawn, and both show once it is gone.
+        @Test(arguments: [false, true])
+        func xsecurelockIsALocker(composited: Bool) throws {
+            let server = try PrivateXServer(width: 1920, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            if composited { try server.startCompositor(watcher: watcher) }
+            let before = try XToastProcess(
+                ["--fade-in", "0", "--fade-out", "0", "--duration", "1", "--print-outcome", "Before the lock"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            try watcher.waitForShown(pid: before.child.pid)
+            let locker = try Child(["xsecurelock"], environment: ["DISPLAY": server.name])
+            defer { locker.stop(with: SIGKILL) }
+            try watcher.waitFor("xsecurelock's obscurer", timeout: 10) { () -> Bool? in
+                watcher.stackingOrder().contains { window in
+                    guard let attributes = watcher.attributes(window) else { return false }
+                    return attributes.override_redirect != 0 && attributes.map_state == IsViewable && attributes.width >= 1910
+                } ? true : nil
+            }
+            #expect((try? watcher.waitForUnmap(window, timeout: 5)) != nil, "a toast stayed mapped over xsecurelock")
+            // Urgent, behind the toast under the lock: it waits, and maps nothing.
+            let secret = try XToastProcess(
+                ["--preset", "critical", "--fade-in", "0", "--fade-out", "0", "--duration", "0.5", "--print-outcome", "SECRET"],
+                display: server.name)
+            try watcher.waitFor("the urgent toast's ticket", timeout: 10) { watcher.ticket(of: secret.child.pid) }
+            let deadline = Date().addingTimeInterval(1)
+            while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
+                #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "a toast showed over xsecurelock")
+            }
+            locker.stop(with: SIGKILL)
+            let events = try watcher.recordToasts(timeout: 15) { $0.contains { $0.pid == secret.child.pid && $0.mapped } }
+            #expect(events.contains { $0.pid == secret.child.pid })
+            #expect(try before.wait().stdout == "expired\n")
+            #expect(try secret.wait().stdout == "expired\n")
+        }
+
+        /// Issue #28, the opposite mistake: a transparent override-redirect window over the whole
+        /// screen (what key-cast and annotation tools map) with nobody holding the input is no
+        /// locker; nor is it one while a key is held (the keyboard alone grabbed, as a window
+        /// manager's key binding holds it). With both grabs it is, until whoever held them lets
+        /// go and its window (a menu) goes.
+        @Test func anOverlayIsNoLockerUnlessTheInputIsHeld() throws {
+            let server = try PrivateXServer(width: 1920, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            var attributes = XSetWindowAttributes()
+            attributes.override_redirect = 1
+            let overlay = XCreateWindow(
+                watcher.display, watcher.root, 0, 0, 1920, 1080, 0, Int32(CopyFromParent), UInt32(InputOutput), nil,
+                UInt(CWOverrideRedirect), &attributes)
+            XMapWindow(watcher.display, overlay)
+            XSync(watcher.display, 0)
+            let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.3", "--print-outcome"]
+            let free = try XToastProcess(quick + ["Over the overlay"], display: server.name)
+            _ = try watcher.waitForToasts()
+            #expect(try free.wait().stdout == "expired\n")
+
+            // A key held down: the keyboard grabbed, the pointer free.
+            let holder = try #require(XOpenDisplay(server.name))
+            defer { XCloseDisplay(holder) }
+            let holderRoot = XDefaultRootWindow(holder)
+            #expect(XGrabKeyboard(holder, holderRoot, 0, GrabModeAsync, GrabModeAsync, UInt(CurrentTime)) == GrabSuccess)
+            let keyHeld = try XToastProcess(quick + ["A key held"], display: server.name)
+            _ = try watcher.waitForToasts()
+            #expect(try keyHeld.wait().stdout == "expired\n")
+
+            // Both held, by a client with a small window of its own (a menu over the overlay).
+            let menu = XCreateWindow(
+                holder, holderRoot, 100, 100, 200, 300, 0, Int32(CopyFromParent), UInt32(InputOutput), nil, UInt(CWOverrideRedirect),
+                &attributes)
+            XMapWindow(holder, menu)
+            #expect(
+                XGrabPointer(holder, holderRoot, 0, UInt32(ButtonPressMask), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
+                    == GrabSuccess)
+            watcher.watchRootProperties()
+            let held = try XToastProcess(quick + ["Input held"], display: server.name)
+            try waitUntilAside(watcher, pid: held.child.pid)
+            #expect(watcher.mappedToasts().isEmpty)
+            // The menu goes and lets go: the toast looks again and shows.
+            XUngrabPointer(holder, UInt(CurrentTime))
+            XUngrabKeyboard(holder, UInt(CurrentTime))
+            XUnmapWindow(holder, menu)
+            XSync(holder, 0)
+            _ = try watcher.waitForToasts()
+            #expect(try held.wait().stdout == "expired\n")
         }
 
         /// The server's own screen saver on (blanked): a toast waits until it is off.
@@ -82,7 +243,7 @@ extension OnScreen {
             // Said once the toast listens to the screen saver (it asks before it says).
             try watcher.waitForShown(pid: toast.child.pid)
             try runTool("xset", ["s", "activate"], display: server.name)
-            #expect(watcher.survives(window, for: 3), "it expired under the blank screen")
+            #expect(watcher.survivesWithdrawn(window, for: 3), "it expired, or stayed mapped, under the blank screen")
             try runTool("xset", ["s", "reset"], display: server.name)
             let unblanked = Date()
             try watcher.waitForDestroy(window)

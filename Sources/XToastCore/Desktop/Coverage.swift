@@ -21,11 +21,16 @@ public struct TopLevelWindow: Equatable, Sendable {
     /// A window the window manager manages (or its frame) is stacked over it: a background
     /// (an animated wallpaper), not a locker, which keeps itself on top.
     public var isUnderManagedWindow: Bool
+    /// Its bounding shape (SHAPE), as rectangles in its own coordinates; nil when it has none or
+    /// it was not asked (only a window that may lock a monitor is asked).
+    public var shape: [Rect]?
 
     public init(
         id: UInt32, frame: Rect, isOverrideRedirect: Bool = false, isInputOnly: Bool = false, isViewable: Bool = true,
-        holdsClient: Bool = false, isDock: Bool = false, hasStrut: Bool = false, isUnderManagedWindow: Bool = false
+        holdsClient: Bool = false, isDock: Bool = false, hasStrut: Bool = false, isUnderManagedWindow: Bool = false,
+        shape: [Rect]? = nil
     ) {
+        self.shape = shape
         self.id = id
         self.frame = frame
         self.isOverrideRedirect = isOverrideRedirect
@@ -41,31 +46,94 @@ public struct TopLevelWindow: Equatable, Sendable {
     public var isManaged: Bool { isViewable && !isInputOnly && (!isOverrideRedirect || holdsClient) }
 }
 
+/// Whether another client holds the keyboard and the pointer (active grabs), as a probe that
+/// grabs nothing finds out (a grab asked for on a window that is never mapped is refused as
+/// `AlreadyGrabbed` when another client holds it, as `NotViewable` when nobody does). Every
+/// screen locker holds both; an overlay (a key-cast or annotation tool) holds neither; a key
+/// held down (a window manager's key binding that started the toast) holds only the keyboard.
+public struct InputGrabs: Equatable, Sendable {
+    public var keyboard: Bool
+    public var pointer: Bool
+
+    public init(keyboard: Bool, pointer: Bool) {
+        (self.keyboard, self.pointer) = (keyboard, pointer)
+    }
+
+    /// Nobody holds either.
+    public static let free = InputGrabs(keyboard: false, pointer: false)
+    /// Both held (also what an answer that cannot be read counts as: a screen that may be
+    /// locked is treated as locked).
+    public static let held = InputGrabs(keyboard: true, pointer: true)
+
+    /// Both are held by another client: the screen's owner has all input.
+    public var bothHeld: Bool { keyboard && pointer }
+}
+
+/// What a look at the lock finds (issues #22, #28).
+public enum LockState: Equatable, Sendable {
+    /// Nothing locks the toast's monitors.
+    case clear
+    /// A locker or the screen saver covers one of them.
+    case locked
+    /// A window that may be a locker's draws over one of them, but nobody holds the input: a
+    /// locker between mapping its window and taking the keyboard and pointer (on a loaded
+    /// machine that is milliseconds or more), or an overlay that never will. Looked at again a
+    /// few times (`Session.lockRechecks`) before it counts as clear.
+    case undecided
+}
+
 /// What covers a monitor and what stands in a toast's way, beyond what the window manager
-/// publishes (issue #22): the one home of both rules. The fullscreen rule for the windows the
-/// window manager lists is `Fullscreen`.
+/// publishes (issues #22, #28): the one home of both rules. The fullscreen rule for the windows
+/// the window manager lists is `Fullscreen`.
 ///
-/// - A monitor is *covered* when a viewable, override-redirect, InputOutput window that is no
-///   window manager's frame spans all of it: that is what a screen locker (i3lock, xsecurelock,
-///   xscreensaver) and a blanker look like, and a game that bypasses the window manager too;
-///   nothing tells them apart, so a toast treats them all as a locked screen. An InputOnly
-///   window draws nothing and never covers; an unmapped one is not there; one with a managed
-///   window stacked over it is a background (an animated wallpaper), not a locker.
+/// - A monitor is *locked* when a locker holds it: what a screen locker is, not one locker's
+///   shape. Another client holds both the keyboard and the pointer (`InputGrabs`), and a
+///   viewable, override-redirect, InputOutput window that is no window manager's frame draws
+///   over all of the monitor, give or take `lockerInset` pixels at its edges (xsecurelock's
+///   "obscurer" stops one pixel short; its lock itself is in the Composite overlay window,
+///   which the root's children do not list): i3lock, xsecurelock, slock, xscreensaver,
+///   `xtrlock -b`. Without the grabs such a window is an overlay (a key-cast or annotation
+///   tool, often transparent) or a game that does not hold the input, and nothing is locked.
+///   An InputOnly window draws nothing; an unmapped one is not there; one with a managed
+///   window stacked over it is a background (an animated wallpaper); a shaped one draws only
+///   its shape (a region picker's outline), which must cover the monitor too.
 /// - The server's own screen saver being on (MIT-SCREEN-SAVER) covers every monitor: the
 ///   screen is blank or an external saver draws on it.
 /// - A window is *in the way* along a monitor's edge when nothing reserves its place: a visible
 ///   dock with no strut (a launcher that hides when windows cover it, so reserves nothing) at an
 ///   edge of the monitor, or an unmanaged strip (dwm's bar) spanning a whole edge of it.
 public enum Coverage {
-    /// Whether `window` alone covers `monitor`.
-    public static func covers(_ window: TopLevelWindow, _ monitor: Rect) -> Bool {
-        window.isViewable && window.isOverrideRedirect && !window.isInputOnly && !window.holdsClient && !window.isUnderManagedWindow
-            && monitor.width > 0 && monitor.height > 0 && window.frame.contains(monitor)
+    /// Pixels a locker's window may stop short of each edge of a monitor and still lock it.
+    public static let lockerInset = 4
+
+    /// Whether `window` draws over all of `monitor` as a locker's window does (the grabs decide
+    /// whether it is one): the windows to ask the shape of, and to watch while locked.
+    public static func mayLock(_ window: TopLevelWindow, _ monitor: Rect) -> Bool {
+        guard window.isViewable, window.isOverrideRedirect, !window.isInputOnly, !window.holdsClient, !window.isUnderManagedWindow,
+            monitor.width > 2 * lockerInset, monitor.height > 2 * lockerInset
+        else { return false }
+        let inner = Rect(
+            x: monitor.x + lockerInset, y: monitor.y + lockerInset, width: monitor.width - 2 * lockerInset,
+            height: monitor.height - 2 * lockerInset)
+        guard window.frame.contains(inner) else { return false }
+        guard let shape = window.shape else { return true }
+        // Shaped: one of its rectangles, clipped to the window, draws over the monitor.
+        return shape.contains { rect in
+            let placed = Rect(x: window.frame.x + rect.x, y: window.frame.y + rect.y, width: rect.width, height: rect.height)
+            return placed.contains(inner)
+        }
     }
 
-    /// For each monitor in `monitors`, whether it is covered: by the screen saver, or by a window.
-    public static func covered(_ windows: [TopLevelWindow], screenSaverOn: Bool, monitors: [Rect]) -> [Bool] {
-        monitors.map { monitor in screenSaverOn || windows.contains { covers($0, monitor) } }
+    /// For each monitor in `monitors`, whether it is locked: by the screen saver, or by a window
+    /// of a client that holds the input.
+    public static func covered(_ windows: [TopLevelWindow], screenSaverOn: Bool, input: InputGrabs, monitors: [Rect]) -> [Bool] {
+        monitors.map { monitor in screenSaverOn || (input.bothHeld && windows.contains { mayLock($0, monitor) }) }
+    }
+
+    /// What a look at the lock finds for a toast on `monitors`.
+    public static func lock(_ windows: [TopLevelWindow], screenSaverOn: Bool, input: InputGrabs, monitors: [Rect]) -> LockState {
+        if covered(windows, screenSaverOn: screenSaverOn, input: input, monitors: monitors).contains(true) { return .locked }
+        return windows.contains { window in monitors.contains { mayLock(window, $0) } } ? .undecided : .clear
     }
 
     /// Most of a monitor's height (or width) a window along its edge may take and still be a bar

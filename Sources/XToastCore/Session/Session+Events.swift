@@ -68,7 +68,7 @@ extension Session {
         case fullscreenChanged
         /// Whether a locker, a blanker or the screen saver covers the toast's monitors, after a
         /// `lookAtLock`.
-        case lock(covered: Bool)
+        case lock(LockState)
         /// The lock may have ended (after a `watchLock`).
         case lockChanged
         /// Seconds since the user last touched keyboard or pointer, after a `lookAtIdle` (nil:
@@ -137,7 +137,7 @@ extension Session {
         /// Say `.fullscreenChanged` when that may have changed.
         case watchFullscreen
         /// Find out whether the screen is locked or blanked on the toast's monitors: answer with
-        /// `.lock(covered:)`.
+        /// `.lock`.
         case lookAtLock
         /// Say `.lockChanged` when that may have changed.
         case watchLock

@@ -89,8 +89,8 @@ extension Session {
             return fullscreen(covered: covered, while: waiting)
         case .fullscreenChanged:
             return [.behindFullscreen, .asideForFullscreen].contains(waiting) ? [.lookAtFullscreen] : []
-        case .lock(let covered):
-            return lock(covered: covered, while: waiting)
+        case .lock(let state):
+            return lock(state, while: waiting, at: now)
         case .lockChanged:
             return waiting == .locked ? [.lookAtLock] : []
         case .screen(let screen):

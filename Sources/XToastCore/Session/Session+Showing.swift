@@ -178,11 +178,13 @@ extension Session {
         switch phase {
         case .grace(let until):
             return now >= until ? proceed() : []
+        case .waiting(.lockUndecided):
+            return lockLook(at: now)
         case .showing:
             // The frame first: a look's answer that draws (a freeze) draws after it.
             let frame = frame(at: now)
             guard showing != nil else { return frame }
-            return frame + step(at: now) + looks(at: now)
+            return frame + step(at: now) + looks(at: now) + lockLook(at: now)
         default:
             return []
         }

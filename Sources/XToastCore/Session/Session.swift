@@ -19,6 +19,7 @@
 ///    forTurn ──(.paused)──▶ standingAside(until:) ──(pause changed)──▶ forTurn
 ///       │ (mine, or stacked)
 ///    behindLock ──(locked)──▶ locked ──(unlocked)──▶ forTurn
+///       │  └─(undecided)──▶ lockUndecided ──(looked again: locked, clear; or looked enough)──┘
 ///       │ (not locked)
 ///       ├──▶ behindFullscreen ──(covered, --fullscreen delay)──▶ asideForFullscreen ──(gone)──▶ forTurn
 ///       │        │ (not covered)
@@ -73,6 +74,9 @@ public struct Session: Sendable {
         /// The screen is locked or blanked: aside in its place until it is not, then at its turn.
         /// Nothing of it shows, urgent or not.
         case locked
+        /// A window that may be a locker's is up, but nobody holds the input yet: looking again
+        /// before anything shows (`LockState.undecided`).
+        case lockUndecided(LockRecheck)
         /// Stacked, with no room left on its monitor: waiting for a toast before it to go (a
         /// full stack waits, as the queue does; nothing is placed off its monitor).
         case forRoom
@@ -125,6 +129,7 @@ public struct Session: Sendable {
     public var deadline: Double? {
         switch phase {
         case .grace(let until): return until
+        case .waiting(.lockUndecided(let recheck)): return recheck.next
         case .showing(let showing): return showing.deadline
         default: return nil
         }
@@ -196,7 +201,10 @@ extension Session {
         }
 
         /// Whether a locker or the blank screen is over it.
-        public var underLock: Bool { lock != .clear }
+        public var underLock: Bool {
+            if case .locked = lock { return true }
+            return false
+        }
 
         /// Whether anything stops the toast's time.
         public var isFrozen: Bool { pointerOver || away != nil || underLock }
@@ -204,7 +212,9 @@ extension Session {
         /// The earliest of the frame, the slide's step and the looks.
         var deadline: Double? {
             let frame = presentation.flatMap { presentation in presentation.nextFrame.map { presentation.start + $0 } }
-            return [frame, slide?.next, nextPointerLook, away?.nextLook].compactMap { $0 }.min()
+            var lockLook: Double?
+            if case .undecided(let recheck) = lock { lockLook = recheck.next }
+            return [frame, slide?.next, nextPointerLook, away?.nextLook, lockLook].compactMap { $0 }.min()
         }
     }
 
@@ -231,12 +241,27 @@ extension Session {
     public enum Lock: Equatable, Sendable {
         /// Nothing hides the screen.
         case clear
+        /// A window that may be a locker's came, but nobody holds the input yet: looked at again.
+        case undecided(LockRecheck)
         /// The screen is locked or blank: the toast's windows are withdrawn, so that nothing of
         /// it can be over the locker whatever the stacking order, and its time stands still.
         /// `heldUpdate`: new content came meanwhile (a line read, a command's result); it shows
         /// after the unlock, never before.
         case locked(heldUpdate: Bool)
     }
+
+    /// Looking at the lock again while it is undecided: when next (nil: a look is on its way) and
+    /// how many looks were made.
+    public struct LockRecheck: Equatable, Sendable {
+        public internal(set) var next: Double?
+        public internal(set) var looks: Int
+    }
+
+    /// Seconds from one look at an undecided lock to the next: a locker takes the input within
+    /// milliseconds of mapping its window, on a loaded machine within a few hundred; past the
+    /// last, the window is an overlay, and nothing is locked. A toast waiting to show waits at
+    /// most their sum for an overlay that holds no input.
+    public static let lockRechecks: [Double] = [0.05, 0.1, 0.2, 0.4]
 
     /// The user was away when the toast appeared (`--idle`).
     public struct Away: Equatable, Sendable {
