@@ -145,14 +145,21 @@ struct CoverageTests {
         let wallpaper = unmanaged(whole)
         let terminal = TopLevelWindow(id: 8, frame: Rect(x: 100, y: 100, width: 400, height: 300))
         #expect(
-            Coverage.covered(Coverage.stacked([wallpaper, terminal]), screenSaverOn: false, input: .held, monitors: [left, right]) == [false, false])
+            Coverage.covered(Coverage.stacked([wallpaper, terminal]), screenSaverOn: false, input: .held, monitors: [left, right]) == [
+                false, false,
+            ])
         // Over everything (a locker, a game), it covers.
-        #expect(Coverage.covered(Coverage.stacked([terminal, wallpaper]), screenSaverOn: false, input: .held, monitors: [left, right]) == [true, true])
+        #expect(
+            Coverage.covered(Coverage.stacked([terminal, wallpaper]), screenSaverOn: false, input: .held, monitors: [left, right]) == [
+                true, true,
+            ])
         // Under a window manager's frame too (i3's frames are override-redirect, and hold a client).
         let frame = unmanaged(Rect(x: 0, y: 0, width: 400, height: 300), holdsClient: true)
         #expect(Coverage.covered(Coverage.stacked([wallpaper, frame]), screenSaverOn: false, input: .held, monitors: [left]) == [false])
         // Toasts and menus over a locker change nothing.
         let toast = unmanaged(Rect(x: 860, y: 1027, width: 200, height: 38))
-        #expect(Coverage.covered(Coverage.stacked([terminal, wallpaper, toast]), screenSaverOn: false, input: .held, monitors: [left]) == [true])
+        #expect(
+            Coverage.covered(Coverage.stacked([terminal, wallpaper, toast]), screenSaverOn: false, input: .held, monitors: [left]) == [true]
+        )
     }
 }

@@ -90,7 +90,9 @@ extension Session {
             case .clear, .undecided:
                 var looks = 0
                 if case .undecided(let recheck) = showing.lock { looks = recheck.looks }
-                showing.lock = looks < Self.lockRechecks.count ? .undecided(LockRecheck(next: now + Self.lockRechecks[looks], looks: looks + 1)) : .clear
+                showing.lock =
+                    looks < Self.lockRechecks.count
+                    ? .undecided(LockRecheck(next: now + Self.lockRechecks[looks], looks: looks + 1)) : .clear
                 phase = .showing(showing)
                 return []
             case .locked:
