@@ -27,6 +27,8 @@ enum HistoryFile {
     }
 
     private static let name = "history"
+    /// A rewrite, until it takes the history's place.
+    private static let newName = "history.new"
 
     /// Why the history was not used.
     enum Problem: Error {
@@ -42,19 +44,12 @@ enum HistoryFile {
             try makeFolders(folder)
             guard let directory = try openFolder(folder) else { throw .failed(.noSuchFile) }
             defer { close(directory) }
-            guard let fd = try openFile(in: directory, path: path, creating: true) else { throw .failed(.noSuchFile) }
+            let fd = try openCurrentFile(in: directory, path: path)
             defer { close(fd) }
-            do throws(Errno) { try lock(fd, exclusive: true) } catch { throw .failed(error) }
             let (bytes, cut, size) = try readEnd(fd)
-            do throws(Errno) {
-                switch HistoryStore.recording(entry, in: bytes, cut: cut) {
-                case .append(let line): try write(fd, line, at: size)
-                case .replace(let all):
-                    guard ftruncate(fd, 0) == 0 else { throw Errno.current }
-                    try write(fd, all, at: 0)
-                }
-            } catch {
-                throw .failed(error)
+            switch HistoryStore.recording(entry, in: bytes, cut: cut) {
+            case .append(let line): try append(line, to: fd, at: size)
+            case .replace(let all): try replace(with: all, in: directory)
             }
         } catch {
             switch error {
@@ -74,7 +69,8 @@ enum HistoryFile {
             guard let fd = try openFile(in: directory, path: path, creating: false) else { return HistoryStore.Contents() }
             defer { close(fd) }
             // A writer holds it for a moment; if it does not let go, read what is there.
-            try? lock(fd, exclusive: false)
+            var wait = lockWait
+            try? lock(fd, exclusive: false, wait: &wait)
             let (bytes, cut, _) = try readEnd(fd)
             let contents = HistoryStore.read(bytes, cut: cut)
             if contents.garbage > 0 || cut {
@@ -156,6 +152,30 @@ enum HistoryFile {
         return fd
     }
 
+    /// The history, open and locked for writing, and still the history: a writer that
+    /// rewrote it while this one waited for the lock put a new file in its place, and this
+    /// one tries again, within the same wait.
+    private static func openCurrentFile(in directory: Int32, path: String) throws(Problem) -> Int32 {
+        var wait = lockWait
+        while true {
+            guard let fd = try openFile(in: directory, path: path, creating: true) else { throw .failed(.noSuchFile) }
+            var open = stat()
+            var named = stat()
+            do throws(Errno) {
+                try lock(fd, exclusive: true, wait: &wait)
+                guard fstat(fd, &open) == 0 else { throw Errno.current }
+            } catch {
+                close(fd)
+                throw .failed(error)
+            }
+            if fstatat(directory, name, &named, AT_SYMLINK_NOFOLLOW) == 0 && named.st_ino == open.st_ino && named.st_dev == open.st_dev {
+                return fd
+            }
+            close(fd)
+            wait -= 1
+        }
+    }
+
     /// Refuses what another user owns or may write (`status`: the descriptor's).
     private static func checkOurs(_ status: stat, _ what: String) throws(Problem) {
         if status.st_uid != geteuid() { throw .refused("\(what) belongs to another user (uid \(status.st_uid))") }
@@ -181,15 +201,19 @@ enum HistoryFile {
         }
     }
 
-    /// Takes the file's lock, waiting at most about a quarter of a second: a writer holds it
-    /// for one read and one write, and a stuck one must not hang a toast.
-    private static func lock(_ fd: Int32, exclusive: Bool) throws(Errno) {
-        for _ in 0..<125 {
+    /// Pauses of 2 ms a reader or a writer waits for the lock in all: about a quarter of a
+    /// second. A writer holds it for one read and one write, and a stuck one must not hang a toast.
+    private static let lockWait = 125
+
+    /// Takes the file's lock, taking its pauses from `wait`.
+    private static func lock(_ fd: Int32, exclusive: Bool, wait: inout Int) throws(Errno) {
+        while wait > 0 {
             if flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 { return }
             let failure = Errno.current
             guard failure == .wouldBlock || failure == .interrupted else { throw failure }
             var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
             nanosleep(&pause, nil)
+            wait -= 1
         }
         throw .wouldBlock
     }
@@ -215,6 +239,36 @@ enum HistoryFile {
             done += count
         }
         return (Array(bytes[..<done]), start > 0, size)
+    }
+
+    /// Adds `line` at `size`, the end (the lock keeps other writers out). A write cut short (a
+    /// full disk, `ulimit -f`) is taken back, so that the file never ends in half a line.
+    private static func append(_ line: [UInt8], to fd: Int32, at size: Int) throws(Problem) {
+        do throws(Errno) {
+            try write(fd, line, at: size)
+        } catch {
+            _ = ftruncate(fd, off_t(size))
+            throw .failed(error)
+        }
+    }
+
+    /// Writes the history anew: into a file of its own that then takes the history's place,
+    /// so that a write cut short leaves the history as it was. The lock on the old file keeps
+    /// other writers out meanwhile; each looks, once it has the lock, whether its file is
+    /// still the history (`openCurrentFile`).
+    private static func replace(with bytes: [UInt8], in directory: Int32) throws(Problem) {
+        // One left by a writer that died between the two; the lock makes this writer the only one.
+        unlinkat(directory, newName, 0)
+        let fd = openat(directory, newName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .failed(.current) }
+        defer { close(fd) }
+        do throws(Errno) {
+            try write(fd, bytes, at: 0)
+            guard renameat(directory, newName, directory, name) == 0 else { throw Errno.current }
+        } catch {
+            unlinkat(directory, newName, 0)
+            throw .failed(error)
+        }
     }
 
     /// Writes all of `bytes` at `offset`.

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The history's file itself: only a file of the user's alone is written or read, and a file
-/// that is no file is named for what it is.
+/// The history's file itself: only a file of the user's alone is written or read, a file that
+/// is no file is named for what it is, and a write cut short (`ulimit -f`) costs the toast
+/// nothing and leaves the file whole.
 @Suite("History file")
 struct HistoryFileTests {
     static let quick = HistoryTests.quick
@@ -123,5 +124,39 @@ struct HistoryFileTests {
         let toast = try XToastProcess.run(Self.quick + ["Shown all the same"], display: server.name, environment: environment, timeout: 5)
         #expect(toast.status == 0)
         #expect(toast.stderr == "xtoast: warning: the toast is not recorded: \(words)\n")
+    }
+
+    /// `ulimit -f 2`: 1 KiB for dash (512-byte blocks), 2 KiB for bash; the history holds 3 KB.
+    static let fileSizeLimit = #"ulimit -f 2; exec "$0" "$@""#
+
+    @Test(arguments: [false, true])
+    func pastTheFileSizeLimitTheToastEndsAsUsualAndTheHistoryStaysWhole(rewritten: Bool) throws {
+        let server = try PrivateXServer()
+        let (state, environment) = try HistoryTests.stateFolder()
+        try FileManager.default.createDirectory(atPath: state + "/xtoast", withIntermediateDirectories: false)
+        let file = state + "/xtoast/history"
+        // A line that does not read makes the next toast write the file anew; else it appends.
+        try Self.write((rewritten ? "not an entry\n" : "") + Self.lines(30), to: file)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+
+        let toast = try XToastProcess(
+            Self.quick + ["Past the limit"], display: server.name, environment: environment, viaShell: Self.fileSizeLimit
+        ).wait()
+        #expect(toast.status == 0, "not killed by SIGXFSZ: \(toast.stderr)")
+        #expect(toast.stderr == "xtoast: warning: cannot record the toast in the history \"\(file)\": file too large\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before, "the file as it was, not torn")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state + "/xtoast") == ["history"], "nothing left beside it")
+    }
+
+    @Test func aRunCommandPastTheFileSizeLimitStillEndsBySIGXFSZ() throws {
+        let server = try PrivateXServer()
+        let (_, environment) = try HistoryTests.stateFolder()
+        let output = temporaryPath(".big")
+        let run = try XToastProcess(
+            Self.quick + ["--run", "--", "sh", "-c", "head -c 100000 /dev/zero > \(output)"], display: server.name,
+            environment: environment, viaShell: Self.fileSizeLimit
+        ).wait()
+        #expect(run.status == 128 + SIGXFSZ, "the command's own end: \(run.stderr)")
+        try? FileManager.default.removeItem(atPath: output)
     }
 }
