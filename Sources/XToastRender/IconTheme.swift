@@ -9,7 +9,7 @@ enum IconTheme {
     /// The icon folders: `$XDG_DATA_HOME/icons` (or ~/.local/share/icons), `$XDG_DATA_DIRS/icons`.
     static func defaultRoots() -> [String] {
         var roots: [String] = []
-        let environment = { (key: String) in getenv(key).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        let environment = { (key: String) in Environment.value(key) }
         if let home = environment("XDG_DATA_HOME") {
             roots.append(home + "/icons")
         } else if let home = environment("HOME") {
@@ -46,17 +46,19 @@ enum IconTheme {
     }
 
     /// The themes looked in, in order: `theme` and what it inherits (depth first, each once,
-    /// at most `themeLimit` in all: a theme's `Inherits=` is anyone's file), then Adwaita
-    /// (where GNOME-based themes find what they leave out), then hicolor, as the spec says.
+    /// at most `themeLimit`: a theme's `Inherits=` is anyone's file), then Adwaita (where
+    /// GNOME-based themes find what they leave out) and what it inherits, then hicolor, as the
+    /// spec says. The fallbacks have a limit of their own: a chain that fills its limit cannot
+    /// push them out.
     static func themes(startingWith theme: String?, in roots: [String]) -> [String] {
         var found: [String] = []
-        func visit(_ name: String, depth: Int) {
-            guard found.count < themeLimit, depth <= 8, isPlainName(name), !found.contains(name), name != "hicolor" else { return }
+        func visit(_ name: String, depth: Int, limit: Int) {
+            guard found.count < limit, depth <= 8, isPlainName(name), !found.contains(name), name != "hicolor" else { return }
             found.append(name)
-            for parent in Index.read(name, in: roots)?.inherits ?? [] { visit(parent, depth: depth + 1) }
+            for parent in Index.read(name, in: roots)?.inherits ?? [] { visit(parent, depth: depth + 1, limit: limit) }
         }
-        if let theme { visit(theme, depth: 0) }
-        visit("Adwaita", depth: 0)
+        if let theme { visit(theme, depth: 0, limit: themeLimit) }
+        visit("Adwaita", depth: 0, limit: found.count + themeLimit)
         return found + ["hicolor"]
     }
 

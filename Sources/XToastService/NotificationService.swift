@@ -219,14 +219,20 @@ public final class NotificationService {
 
     /// An icon name or file the toast can show (a bad one would end the toast before it shows).
     private func usableIcon(_ text: String?) -> String? {
-        guard var text, !text.isEmpty else { return nil }
-        if text.hasPrefix("file://") { text = String(text.dropFirst("file://".count)) }
-        guard let icon = Icon(parsing: text) else { return nil }
+        guard let text, !text.isEmpty else { return nil }
+        let path: String
+        do throws(FileURI.Refusal) {
+            path = try FileURI.path(text)
+        } catch {
+            warn("icon \(text): \(error.reason); the notification is shown without it")
+            return nil
+        }
+        guard let icon = Icon(parsing: path) else { return nil }
         do {
             try ToastPainter.check(icon: icon, theme: iconTheme)
-            return text
+            return path
         } catch {
-            warn("icon \(text): \(error.description); the notification is shown without it")
+            warn("icon \(path): \(error.description); the notification is shown without it")
             return nil
         }
     }

@@ -51,10 +51,12 @@ public enum RegularFile {
         return home + path.dropFirst()
     }
 
-    private static func kind(_ mode: mode_t) -> String? {
+    /// What a file of `mode` is, in words ("a FIFO"), nil for a regular file.
+    public static func kind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: nil
         case S_IFDIR: "a directory"
+        case S_IFLNK: "a symbolic link"
         case S_IFIFO: "a FIFO"
         case S_IFCHR: "a character device"
         case S_IFBLK: "a block device"

@@ -83,9 +83,12 @@ extension Control {
                 options += ["--\(definition.name)", value]
             }
         }
-        var arguments = entries[index - 1].arguments
+        let entry = entries[index - 1]
+        var arguments = entry.arguments
         arguments.insert(contentsOf: options, at: arguments.count - 2)
-        return try XToastCommand(arguments: arguments).run()
+        var command = try XToastCommand(arguments: arguments)
+        command.iconFromHistory = entry.icon != nil && !parsed.options.contains { $0.definition.name == "icon" }
+        return try command.run()
     }
 
     /// `2026-11-25 16:53` in the local time zone.

@@ -29,6 +29,7 @@ enum NotifySendMode {
             Output.write("notify-send (\(Documentation.version))\n")
             exit(ExitStatus.success)
         case .show:
+            for warning in invocation.warnings { warn("notify-send: \(warning)") }
             if let id = invocation.printedID { Output.write("\(id)\n") }
             return invocation.arguments
         }

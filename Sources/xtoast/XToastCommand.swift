@@ -29,6 +29,9 @@ struct XToastCommand {
     let runCommand: [String]?
     /// `--pause`'s length in seconds (the words after it); nil: until `--resume`.
     let pauseLength: Double?
+    /// Set by `--reshow`: the icon is the history's, not this call's, and a picture may be gone
+    /// since (a notification's, deleted with its toast); one that cannot be read is left out.
+    var iconFromHistory = false
 
     init(arguments: [String]) throws(CommandError) {
         var commandLineOnly = ConfigurationBuilder()
@@ -176,7 +179,8 @@ struct XToastCommand {
 
     /// Checks the icon: asked for in this call, a bad icon is an error; from a file or the X
     /// resources (which any client can set) it must not silence every toast, and is dropped.
-    /// So it is for notify-send, whose scripts name icons that are not installed everywhere.
+    /// So it is for notify-send, whose scripts name icons that are not installed everywhere,
+    /// and for the history's, which was good when its toast showed.
     private func settleIcon(_ sources: inout Sources) throws(CommandError) {
         guard let icon = sources.settings.icon else { return }
         do {
@@ -188,10 +192,11 @@ struct XToastCommand {
                 sources.settings.icon = nil
                 return
             }
-            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || NotifySendMode.isOn else {
+            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || NotifySendMode.isOn || iconFromHistory
+            else {
                 throw .failure(error.description)
             }
-            let source = NotifySendMode.isOn ? "notify-send" : "\(origin.source)"
+            let source = iconFromHistory ? "history" : NotifySendMode.isOn ? "notify-send" : "\(origin.source)"
             warn("\(source): icon: \(error.description); showing the toast without it")
             sources.settings.icon = nil
         }

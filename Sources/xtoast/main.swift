@@ -36,7 +36,9 @@ func die(_ message: String, status: Int32) -> Never {
 //    without a word once drawing starts: with a limit that cannot be raised, the program runs
 //    again from here on a stack of its own (first, while it has used the least of the small
 //    one). No closed standard descriptor for the X connection to take, and output to a reader
-//    that went away is an error to report (EPIPE), not a silent death by SIGPIPE.
+//    that went away is an error to report (EPIPE), not a silent death by SIGPIPE; so is a
+//    write past `ulimit -f` (EFBIG, not SIGXFSZ): the history is written after the toast
+//    showed, and its failure is a warning, never the toast's status.
 Wakeups.blockHandledSignals()
 do {
     try DrawingStack.ensure(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
@@ -45,6 +47,7 @@ do {
 }
 Output.occupyClosedStandardDescriptors()
 signal(SIGPIPE, SIG_IGN)
+signal(SIGXFSZ, SIG_IGN)
 
 // 1. The command line alone, then everything else: see XToastCommand.
 do {

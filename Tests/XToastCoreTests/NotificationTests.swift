@@ -156,6 +156,61 @@ struct NotificationMarkupTests {
         #expect(NotificationMarkup.sanitize(body) == expected)
     }
 
+    /// Swift's `Character` joins a `<` with the combining mark, joiner or variation selector
+    /// after it into one grapheme: markup is read scalar by scalar, so none hides a `<`, `>` or `&`.
+    @Test(
+        "A mark, joiner or variation selector after <, > or & hides none of them",
+        arguments: [
+            ("<\u{301}b>x", "&lt;\u{301}b&gt;x"), ("<\u{200D}span size='99999'>", "&lt;\u{200D}span size='99999'&gt;"),
+            ("<\u{FE0F}", "&lt;\u{FE0F}"), (">\u{301}", "&gt;\u{301}"), ("&\u{301}amp;", "&amp;\u{301}amp;"),
+            ("&amp;\u{301}", "&amp;\u{301}"), ("<b\u{301}>x</b>", "&lt;b\u{301}&gt;x"), ("<b>x</b\u{20E3}>", "<b>x&lt;/b\u{20E3}&gt;</b>"),
+            ("<img alt=\"<\u{301}&\u{200D}\"/>", "&lt;\u{301}&amp;\u{200D}"), ("<b>\u{301}</b>", "<b>\u{301}</b>"),
+        ])
+    func marksAfterMarkup(body: String, expected: String) {
+        #expect(NotificationMarkup.sanitize(body).unicodeScalars.elementsEqual(expected.unicodeScalars))
+    }
+
+    /// Every `<` of the output opens or closes one of the sanitiser's own tags, every `>` ends
+    /// one, every `&` starts an entity: whatever the body, Pango reads it as markup.
+    @Test("Only the sanitiser's own markup reaches Pango, whatever follows <, > and &")
+    func onlyOwnMarkup() {
+        let marks = ["", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{20E3}", "\u{1F3FD}", "\u{E0100}", "\u{0}"]
+        let starts = ["<", ">", "&", "</", "<b", "</b", "<br", "&amp", "&#65", "<img alt='", "<a href=\""]
+        for start in starts {
+            for mark in marks {
+                for body in [start + mark, "<b>" + start + mark + "x>;</b>", start + mark + ">", "<img alt=\"" + start + mark + "\">"] {
+                    let output = NotificationMarkup.sanitize(body)
+                    #expect(Self.isOnlyOwnMarkup(output), "\(Array(body.unicodeScalars)) gave \(Array(output.unicodeScalars))")
+                }
+                #expect(Self.isOnlyOwnMarkup(NotificationMarkup.escape(start + mark)))
+            }
+        }
+    }
+
+    static func isOnlyOwnMarkup(_ markup: String) -> Bool {
+        let tags = ["<b>", "<i>", "<u>", "</b>", "</i>", "</u>"].map { Array($0.unicodeScalars) }
+        let scalars = Array(markup.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let rest = scalars[index...]
+            switch scalars[index] {
+            case "<":
+                guard let tag = tags.first(where: { rest.starts(with: $0) }) else { return false }
+                index += tag.count
+            case "&":
+                guard let semicolon = rest.prefix(12).firstIndex(of: ";") else { return false }
+                let name = String(String.UnicodeScalarView(scalars[(index + 1)..<semicolon]))
+                let numeric =
+                    name.hasPrefix("#x") ? UInt32(name.dropFirst(2), radix: 16) : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
+                guard ["amp", "lt", "gt", "quot", "apos"].contains(name) || numeric != nil else { return false }
+                index = semicolon + 1
+            case ">": return false
+            default: index += 1
+            }
+        }
+        return true
+    }
+
     @Test func outputIsBoundedAndBalanced() {
         let output = NotificationMarkup.sanitize(String(repeating: "<b><i>x", count: 50_000))
         #expect(output.count <= NotificationMarkup.outputLimit + 200)

@@ -54,6 +54,10 @@ struct NotifySendTests {
                 ["--preset", "normal", "--markup", "--icon", "/usr/share/pixmaps/debian-logo.png", "--detach", "--", "Logo"]
             ),
             (
+                ["-i", "file://localhost/usr/share/pixmaps/a%20b.png", "Spaced"],
+                ["--preset", "normal", "--markup", "--icon", "/usr/share/pixmaps/a b.png", "--detach", "--", "Spaced"]
+            ),
+            (
                 ["-h", "byte:urgency:2", "-e", "-c", "device,email", "Urgent"],
                 ["--preset", "critical", "--markup", "--no-history", "--detach", "--", "Urgent"]
             ),
@@ -100,6 +104,16 @@ struct NotifySendTests {
         let arguments = try Self.xtoast(notifySend)
         let urgency = notifySend.contains("LOW") ? "low" : notifySend.contains("byte:urgency:7") ? "critical" : "normal"
         #expect(arguments == ["--preset", urgency, "--markup"] + expected)
+    }
+
+    @Test("An icon on another host is left out with one warning, and the notification shows")
+    func iconOnAnotherHost() throws {
+        let invocation = try NotifySend.invocation(["-i", "file://server/x.png", "Remote"], newID: 1)
+        #expect(invocation.arguments == ["--preset", "normal", "--markup", "--detach", "--", "Remote"])
+        #expect(
+            invocation.warnings == [
+                #"icon "file://server/x.png": a file on host "server", not on this machine; showing the toast without it"#
+            ])
     }
 
     @Test("Action labels become buttons xtoast takes; an empty one is skipped, the rest keep their index")

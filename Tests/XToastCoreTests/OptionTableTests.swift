@@ -285,7 +285,8 @@ struct OptionTableTests {
         "icon: the four built-in names, a path (it has a /) or a theme name",
         arguments: [
             ("success", Icon.success), ("error", .error), ("info", .info), ("warning", .warning), ("./done.png", .file("./done.png")),
-            ("dialog-information", .named("dialog-information")),
+            ("dialog-information", .named("dialog-information")), ("file:///usr/share/a%20b.png", .file("/usr/share/a b.png")),
+            ("file://localhost/x.png", .file("/x.png")),
         ])
     func icons(text: String, expected: Icon) throws {
         #expect(try configure([("icon", text)]).icon == expected)
@@ -335,7 +336,7 @@ struct OptionTableTests {
         ("easing", "bounce", "easing"), ("easing", "cubic-bezier(2,0,0,1)", "easing"), ("easing", "spring(0.7)", "easing"),
         ("easing", "spring(0,1)", "easing"),
         ("scale", "0.4", "scale"), ("scale", "5", "scale"),
-        ("icon", "", "icon"), ("icon", "bad name!", "icon"), ("icon", "a b", "icon"),
+        ("icon", "", "icon"), ("icon", "bad name!", "icon"), ("icon", "a b", "icon"), ("icon", "file://server/x.png", "icon"),
         ("progress", "101x", "progress"), ("progress", "-1", "progress"), ("progress", "201", "progress"), ("progress", "", "progress"),
         ("progress", "40!!", "progress"), ("progress", "nan", "progress"),
         ("markup", "maybe", "markup"), ("announce", "maybe", "announce"),

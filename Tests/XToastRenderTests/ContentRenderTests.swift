@@ -223,6 +223,14 @@ struct ContentRenderTests {
         #expect(differing.isEmpty, "differs at \(differing.prefix(5))")
     }
 
+    @Test(
+        "A notification's body with a mark, joiner or variation selector after <, > or & is still markup to Pango",
+        arguments: ["<\u{301}b>bold?</b>", "AT&\u{200D}T", "a >\u{FE0F} b", "<b>x</b\u{301}>", "&amp;\u{301}", "<img alt=\"<\u{20E3}\"/>"])
+    func hostileNotificationBody(body: String) throws {
+        let painter = try painter(ToastContent(message: NotificationMarkup.sanitize(body), markup: true))
+        #expect(!painter.markupFailed)
+    }
+
     @Test("A title's bad markup is reported too")
     func badTitleMarkup() throws {
         #expect(try painter(ToastContent(message: "fine", title: "<b>bad", markup: true)).markupFailed)

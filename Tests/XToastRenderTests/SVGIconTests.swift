@@ -185,6 +185,25 @@ struct SVGIconTests {
         #expect(lookup("../Mine/16x16/status/mine", 16) == nil)
     }
 
+    @Test("A theme that inherits more themes than the limit still falls back to Adwaita, then hicolor")
+    func crowdedThemeKeepsTheFallbacks() throws {
+        let scratch = try Scratch()
+        let root = scratch.path + "/icons"
+        let parents = (1...20).map { "Parent\($0)" }
+        try scratch.write("[Icon Theme]\nInherits=\(parents.joined(separator: ","))\n", to: "icons/Crowded/index.theme")
+        try scratch.write(
+            "[Icon Theme]\nInherits=hicolor\nDirectories=16x16/status\n\n[16x16/status]\nSize=16\n", to: "icons/Adwaita/index.theme")
+        let adwaita = try scratch.write("png", to: "icons/Adwaita/16x16/status/xtoast-in-adwaita.png")
+        let hicolor = try scratch.write("png", to: "icons/hicolor/16x16/status/xtoast-in-hicolor.png")
+        let themes = IconTheme.themes(startingWith: "Crowded", in: [root])
+        #expect(themes == ["Crowded"] + parents.prefix(IconTheme.themeLimit - 1) + ["Adwaita", "hicolor"])
+        let lookup = { (name: String) in
+            IconTheme.lookup(name, pixelSize: 16, theme: "Crowded", roots: [root], pixmaps: scratch.path + "/none")
+        }
+        #expect(lookup("xtoast-in-adwaita") == adwaita)
+        #expect(lookup("xtoast-in-hicolor") == hicolor)
+    }
+
     @Test("A theme's folders are names inside it: an index.theme naming ../ or absolute folders finds nothing outside the theme")
     func themeFoldersStayInside() throws {
         let scratch = try Scratch()

@@ -61,6 +61,34 @@ struct HistoryTests {
         #expect(try XToastProcess.run(["--reshow", "x"], display: nil, environment: environment).status == 64)
     }
 
+    /// A notification's `image-data` picture is a PNG of the service's, deleted with its toast;
+    /// any picture may be gone since. The history's icon is not this call's: the toast shows.
+    @Test func aToastWhosePictureIsGoneShowsAgainWithoutItAndOneWarning() throws {
+        let server = try PrivateXServer()
+        let (_, environment) = try Self.stateFolder()
+        let picture = temporaryPath(".png")
+        #expect(try XToastProcess.run(["--render-png", picture, "A picture"], display: nil).status == 0)
+        #expect(
+            try XToastProcess.run(Self.quick + ["--icon", picture, "Pictured"], display: server.name, environment: environment).status == 0)
+        try FileManager.default.removeItem(atPath: picture)
+
+        let again = try XToastProcess.run(["--reshow"] + Self.quick, display: server.name, environment: environment)
+        #expect(again.status == 0)
+        #expect(
+            again.stderr
+                == "xtoast: warning: history: icon: cannot read icon \"\(picture)\": no such file or directory; showing the toast without it\n"
+        )
+        let json = try XToastProcess.run(["--history", "--json"], display: nil, environment: environment)
+        let newest = try #require(json.stdout.split(separator: "\n").first)
+        #expect(
+            newest.contains(#""shown":true"#) && newest.contains(#""text":"Pictured""#) && newest.contains(#""icon":null"#), "\(newest)")
+
+        // An icon given with --reshow is this call's: a missing one is an error, as anywhere.
+        let given = try XToastProcess.run(["--reshow", "--icon", picture] + Self.quick, display: server.name, environment: environment)
+        #expect(
+            given.status == 1 && given.stderr == "xtoast: cannot read icon \"\(picture)\": no such file or directory\n", "\(given.stderr)")
+    }
+
     @Test func aToastDismissedWhileItWaitedIsNotLost() throws {
         let server = try PrivateXServer()
         let watcher = try XWatcher(display: server.name)

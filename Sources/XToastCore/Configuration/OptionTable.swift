@@ -196,7 +196,11 @@ public enum OptionTable {
                 "success, error, info, warning, an image file (PNG or SVG), or an icon name from the icon theme (-symbolic icons take the text colour).",
             values: Icon.builtIn.map(\.description), takesFile: true, current: { $0.icon?.description }
         ) { config, text throws(OptionError) in
-            guard let icon = Icon(parsing: text) else {
+            let path: String
+            do throws(FileURI.Refusal) { path = try FileURI.path(text) } catch {
+                throw OptionError("invalid icon \"\(text)\": \(error.reason)")
+            }
+            guard let icon = Icon(parsing: path) else {
                 throw OptionError("invalid icon \"\(text)\": expected success, error, info, warning, a file path or an icon name")
             }
             config.icon = icon

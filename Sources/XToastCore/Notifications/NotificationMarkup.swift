@@ -4,30 +4,29 @@
 /// kept; a link keeps its text; an image becomes its `alt` text; `<br>` a line break. Any other
 /// tag, and any `<`, `>` or `&` that starts nothing known, is shown as the text it is.
 public enum NotificationMarkup {
-    /// Characters of markup made at most: the toast shows a few lines, and the command cuts
-    /// its text at `MessageText.characterLimit`, which must not fall inside a tag.
+    /// Scalars (so characters, too) of markup made at most: the toast shows a few lines, and the
+    /// command cuts its text at `MessageText.characterLimit`, which must not fall inside a tag.
     public static let outputLimit = 3000
     /// Tags open at once at most.
     static let depthLimit = 16
 
-    /// The body as Pango markup: well formed whatever the input.
+    /// The body as Pango markup: well formed whatever the input. Read scalar by scalar, never
+    /// by `Character`: a `<` and the combining mark or joiner after it are one grapheme, and a
+    /// `== "<"` on it would let the `<` through raw. So no `<`, `>` or `&` reaches Pango but in
+    /// the markup written here.
     public static func sanitize(_ body: String) -> String {
-        var output = ""
+        var output: [Unicode.Scalar] = []
         var open: [String] = []
-        var count = 0
-        let characters = Array(body.prefix(outputLimit * 2))
+        let scalars = Array(body.unicodeScalars.prefix(outputLimit * 2))
         var index = 0
 
-        func emit(_ text: String) {
-            output += text
-            count += text.count
-        }
+        func emit(_ text: String) { output.append(contentsOf: text.unicodeScalars) }
 
-        while index < characters.count && count < outputLimit {
-            let character = characters[index]
-            switch character {
+        while index < scalars.count && output.count < outputLimit {
+            let scalar = scalars[index]
+            switch scalar {
             case "<":
-                if let end = characters[index...].prefix(1024).firstIndex(of: ">"), let tag = Tag(String(characters[(index + 1)..<end])) {
+                if let end = scalars[index...].prefix(1024).firstIndex(of: ">"), let tag = Tag(scalars[(index + 1)..<end]) {
                     let start = index
                     index = end + 1
                     switch tag {
@@ -47,64 +46,66 @@ public enum NotificationMarkup {
                     case .image(let alt): emit(escape(alt))
                     case .open("br"): emit("\n")
                     default:
-                        emit(escape(String(characters[start..<index])))
+                        emit(escape(String(String.UnicodeScalarView(scalars[start..<index]))))
                     }
                     continue
                 }
                 emit("&lt;")
             case ">": emit("&gt;")
             case "&":
-                if let entity = entity(in: characters, at: index) {
+                if let entity = entity(in: scalars, at: index) {
                     emit(entity)
-                    index += entity.count
+                    index += entity.unicodeScalars.count
                     continue
                 }
                 emit("&amp;")
-            default: emit(String(character))
+            default: output.append(scalar)
             }
             index += 1
         }
-        while let name = open.popLast() { output += "</\(name)>" }
-        return output
+        while let name = open.popLast() { emit("</\(name)>") }
+        return String(String.UnicodeScalarView(output))
     }
 
-    /// Plain text (a summary, a label) as markup that shows it as it is.
+    /// Plain text (a summary, a label) as markup that shows it as it is: every `&`, `<`, `>`
+    /// and quote scalar escaped, whatever mark follows it.
     public static func escape(_ text: String) -> String {
-        var output = ""
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            default: output.append(character)
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": output.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": output.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": output.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": output.append(contentsOf: "&apos;".unicodeScalars)
+            default: output.append(scalar)
             }
         }
-        return output
+        return String(output)
     }
 
-    /// The tags of the subset, read from what is between `<` and `>`.
+    /// The tags of the subset, read from the scalars between `<` and `>`.
     enum Tag: Equatable {
         case open(String), close(String)
         /// `<img src=… alt=…>`: its alt text.
         case image(alt: String)
 
-        init?(_ inside: String) {
-            var text = Substring(inside)
-            let closing = text.hasPrefix("/")
+        init?(_ inside: ArraySlice<Unicode.Scalar>) {
+            var text = inside
+            let closing = text.first == "/"
             if closing { text = text.dropFirst() }
-            let name = text.prefix { $0.isASCII && $0.isLetter }.lowercased()
-            guard !name.isEmpty else { return nil }
-            let rest = text.dropFirst(name.count)
-            guard rest.isEmpty || rest.first == " " || rest.first == "/" || rest.first == "\t" || rest.first == "\n" else { return nil }
+            let letters = text.prefix { $0.isASCII && $0.properties.isAlphabetic }
+            let name = String(String.UnicodeScalarView(letters)).lowercased()
+            let rest = text.dropFirst(letters.count)
+            let isSpace = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace }
+            guard !name.isEmpty, rest.first.map({ [" ", "/", "\t", "\n"].contains($0) }) ?? true else { return nil }
             if closing {
-                guard rest.allSatisfy(\.isWhitespace) else { return nil }
+                guard rest.allSatisfy(isSpace) else { return nil }
                 self = .close(name)
             } else if name == "img" {
-                self = .image(alt: Tag.attribute("alt", in: String(rest)) ?? "")
+                self = .image(alt: Tag.attribute("alt", in: rest) ?? "")
             } else if ["b", "i", "u", "br"].contains(name) {
-                guard rest.allSatisfy({ $0.isWhitespace || $0 == "/" }) else { return nil }
+                guard rest.allSatisfy({ isSpace($0) || $0 == "/" }) else { return nil }
                 self = .open(name)
             } else if name == "a" {
                 self = .open(name)
@@ -114,52 +115,49 @@ public enum NotificationMarkup {
         }
 
         /// A quoted attribute's value, its basic entities read.
-        static func attribute(_ name: String, in text: String) -> String? {
-            let characters = Array(text)
-            for quote in ["\"", "'"] as [Character] {
-                let marker = Array("\(name)=\(quote)")
-                guard characters.count > marker.count else { continue }
-                for start in 0...(characters.count - marker.count) where Array(characters[start..<start + marker.count]) == marker {
+        static func attribute(_ name: String, in scalars: ArraySlice<Unicode.Scalar>) -> String? {
+            let scalars = Array(scalars)
+            for quote in ["\"", "'"] as [Unicode.Scalar] {
+                let marker = Array("\(name)=\(quote)".unicodeScalars)
+                guard scalars.count > marker.count else { continue }
+                for start in 0...(scalars.count - marker.count) where scalars[start..<start + marker.count].elementsEqual(marker) {
                     let from = start + marker.count
-                    guard let end = characters[from...].firstIndex(of: quote) else { break }
-                    return String(characters[from..<end]).replacingEntities
+                    guard let end = scalars[from...].firstIndex(of: quote) else { break }
+                    return replacingEntities(scalars[from..<end])
                 }
             }
             return nil
         }
+
+        /// The five basic entities, read.
+        private static func replacingEntities(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+            let entities: [(String, Unicode.Scalar)] = [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")]
+            var output = String.UnicodeScalarView()
+            var rest = scalars
+            while let first = rest.first {
+                if first == "&", let (entity, scalar) = entities.first(where: { rest.starts(with: $0.0.unicodeScalars) }) {
+                    output.append(scalar)
+                    rest = rest.dropFirst(entity.unicodeScalars.count)
+                } else {
+                    output.append(first)
+                    rest = rest.dropFirst()
+                }
+            }
+            return String(output)
+        }
     }
 
     /// A character reference Pango reads (`&amp;`, `&#233;`, `&#xE9;`), nil when none starts here.
-    static func entity(in characters: [Character], at index: Int) -> String? {
-        let tail = String(characters[index..<min(index + 12, characters.count)])
-        for name in ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"] where tail.hasPrefix(name) { return name }
-        guard tail.hasPrefix("&#"), let semicolon = tail.firstIndex(of: ";") else { return nil }
-        let digits = tail[tail.index(tail.startIndex, offsetBy: 2)..<semicolon]
+    static func entity(in scalars: [Unicode.Scalar], at index: Int) -> String? {
+        let tail = scalars[index..<min(index + 12, scalars.count)]
+        for name in ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"] where tail.starts(with: name.unicodeScalars) { return name }
+        guard tail.starts(with: "&#".unicodeScalars), let semicolon = tail.firstIndex(of: ";") else { return nil }
+        let digits = String(String.UnicodeScalarView(tail[(index + 2)..<semicolon]))
         let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
         // A control character or NUL would end or break the text as Pango reads it.
-        guard let value, let scalar = Unicode.Scalar(value), value >= 0x20 || value == 0x0a || value == 0x09, value != 0x7f else {
+        guard let value, Unicode.Scalar(value) != nil, value >= 0x20 || value == 0x0a || value == 0x09, value != 0x7f else {
             return nil
         }
-        _ = scalar
-        return String(tail[...semicolon])
-    }
-}
-
-extension String {
-    /// The five basic entities, read.
-    fileprivate var replacingEntities: String {
-        let entities: [(String, Character)] = [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")]
-        var output = ""
-        var rest = Substring(self)
-        while let first = rest.first {
-            if first == "&", let (entity, character) = entities.first(where: { rest.hasPrefix($0.0) }) {
-                output.append(character)
-                rest = rest.dropFirst(entity.count)
-            } else {
-                output.append(first)
-                rest = rest.dropFirst()
-            }
-        }
-        return output
+        return String(String.UnicodeScalarView(tail[...semicolon]))
     }
 }

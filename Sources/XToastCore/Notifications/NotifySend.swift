@@ -20,6 +20,8 @@ public enum NotifySend {
         /// Whether the caller waits (`-w`, or an action to answer); without, notify-send
         /// returns at once and so does this (`--detach`).
         public var waits = false
+        /// What was left out, one warning each (an icon on another host): never a reason not to show.
+        public var warnings: [String] = []
 
         public static func == (a: Invocation, b: Invocation) -> Bool {
             a.mode == b.mode && a.arguments == b.arguments && a.printedID == b.printedID && a.waits == b.waits
@@ -41,6 +43,7 @@ public enum NotifySend {
         var request = Request()
         for (name, value) in line.options { try request.apply(name, value) }
         var invocation = Invocation(mode: request.mode)
+        invocation.warnings = request.warnings
         guard invocation.mode == .show else { return invocation }
         guard let summary = line.words.first, !summary.isEmpty else { throw OptionError("no summary given") }
         guard line.words.count <= 2 else { throw OptionError("too many words: give the summary and the body, each quoted") }
@@ -50,11 +53,6 @@ public enum NotifySend {
         invocation.arguments = request.xtoastArguments(
             summary: summary, body: line.words.count == 2 ? line.words[1] : "", id: invocation.printedID, waits: invocation.waits)
         return invocation
-    }
-
-    /// `file:///path` as a path; anything else as it is.
-    static func fileURLPath(_ text: String) -> String {
-        text.hasPrefix("file://") ? String(text.dropFirst("file://".count)) : text
     }
 
     /// `notify-send --help`.
@@ -99,6 +97,7 @@ extension NotifySend {
         var actions: [(name: String, label: String)] = []
         /// How many `-A` options were given: an action without a name is named by its index.
         var actionCount = 0
+        var warnings: [String] = []
 
         mutating func apply(_ name: String, _ value: String?) throws(OptionError) {
             let value = value ?? ""
@@ -113,7 +112,7 @@ extension NotifySend {
                 // libnotify says a negative id is out of range and replaces nothing.
                 let id = try NotifySend.integer(value, option: "replace id")
                 replaceID = id > 0 ? id : nil
-            case "icon": icon = NotifySend.fileURLPath(value)
+            case "icon": setIcon(value)
             case "hint": try apply(try NotifySend.Hint(value))
             case "action": addAction(value)
             case "print-id": printsID = true
@@ -122,6 +121,17 @@ extension NotifySend {
             case "version": mode = .version
             case "help": mode = .help
             default: break  // app-name, category: nothing to do without a daemon
+            }
+        }
+
+        /// `-i` or `image-path`: a name or a path, a `file:` URI read as the path it names. A
+        /// file on another host is left out with a warning (and an icon given before it stays),
+        /// as a daemon shows a notification whose picture it cannot read.
+        mutating func setIcon(_ text: String) {
+            do throws(FileURI.Refusal) {
+                icon = try FileURI.path(text)
+            } catch {
+                warnings.append("icon \"\(text)\": \(error.reason); showing the toast without it")
             }
         }
 
@@ -142,7 +152,7 @@ extension NotifySend {
             case ("value", .number(let number)): progress = plain(min(max(number.rounded(), 0), 100))
             case ("x-dunst-stack-tag", _), ("x-canonical-private-synchronous", _), ("synchronous", _), ("private-synchronous", _):
                 tag = NotifySend.tag(hint.text)
-            case ("image-path", _), ("image_path", _): icon = NotifySend.fileURLPath(hint.text)
+            case ("image-path", _), ("image_path", _): setIcon(hint.text)
             case ("urgency", .number(let level)): urgency = NotifySend.urgencies[min(Int(level), 2)]
             case ("transient", .number(let number)): transient = number != 0
             case ("transient", _): transient = hint.text.lowercased() == "true"

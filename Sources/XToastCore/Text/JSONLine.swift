@@ -25,8 +25,9 @@ public struct JSONLine {
     /// The object, without a newline.
     public var text: String { "{" + members.joined(separator: ",") + "}" }
 
-    /// A JSON string: quotes, backslashes and every control character (C0, DEL, C1) escaped,
-    /// and the line and paragraph separators, which some JSON readers take for line ends.
+    /// A JSON string: quotes and backslashes escaped, and what may not reach a terminal raw
+    /// (`TerminalText.mustEscape`: control characters, bidirectional controls), and the line and
+    /// paragraph separators, which some JSON readers take for line ends.
     public static func quoted(_ value: String) -> String {
         var result = "\""
         for scalar in value.unicodeScalars {
@@ -36,7 +37,7 @@ public struct JSONLine {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
+            case _ where TerminalText.mustEscape(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029:
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

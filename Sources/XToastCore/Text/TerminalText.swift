@@ -2,19 +2,19 @@
 /// written: arguments, paths, config values, X resources, the server's words. Raw, an escape
 /// sequence in one of them retitles or clears the terminal, and a newline splits the "one line".
 public enum TerminalText {
-    /// `text` with every C0 and C1 control character and DEL written as an escape (`\n`, `\t`,
-    /// `\r`, `\x1B`, `\u{9B}`), so that it prints as one inert line. Everything else, any
+    /// `text` with every scalar that `mustEscape` names written as an escape (`\n`, `\t`, `\r`,
+    /// `\x1B`, `\u{9B}`, `\u{202E}`), so that it prints as one inert line. Everything else, any
     /// script included, is kept.
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: mustEscape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
-            case _ where scalar.value < 0x80 && isControl(scalar): result += "\\x" + hex(scalar.value)
-            case _ where isControl(scalar): result += "\\u{" + hex(scalar.value) + "}"
+            case _ where scalar.value < 0x80 && mustEscape(scalar): result += "\\x" + hex(scalar.value)
+            case _ where mustEscape(scalar): result += "\\u{" + hex(scalar.value) + "}"
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -33,8 +33,17 @@ public enum TerminalText {
         return line.prefix(half) + "…" + line.suffix(half - 1)
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    /// Whether `scalar` may not reach a terminal raw (the one rule, `JSONLine` follows it too):
+    /// C0, DEL and C1, which start escape sequences and end lines, and the bidirectional
+    /// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which reorder the
+    /// rest of a line on a terminal that applies the bidirectional algorithm, so that a path
+    /// reads as another ("Trojan Source"). The marks (U+200E, U+200F, U+061C) are kept: they
+    /// steer only the neutral characters beside them, and right-to-left text needs them.
+    static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     private static func hex(_ value: UInt32) -> String {
