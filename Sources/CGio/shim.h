@@ -16,3 +16,9 @@ static inline guint xtoast_register_object(GDBusConnection *connection, const ch
     xtoast_service_vtable.method_call = call;
     return g_dbus_connection_register_object(connection, path, info, &xtoast_service_vtable, NULL, NULL, error);
 }
+
+/* g_signal_connect is a macro: the connection's "closed" signal, with its handler. */
+static inline void xtoast_on_connection_closed(GDBusConnection *connection,
+                                               void (*handler)(GDBusConnection *, gboolean, GError *, gpointer)) {
+    g_signal_connect_data(connection, "closed", G_CALLBACK(handler), NULL, NULL, 0);
+}

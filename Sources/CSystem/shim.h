@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <malloc.h>
 
 /* pipe2 with O_CLOEXEC: no other child inherits the ends. */
 static inline int xtoast_pipe(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
@@ -22,3 +23,12 @@ static inline int xtoast_exited(int status) { return WIFEXITED(status); }
 static inline int xtoast_exit_code(int status) { return WEXITSTATUS(status); }
 static inline int xtoast_signalled(int status) { return WIFSIGNALED(status); }
 static inline int xtoast_term_signal(int status) { return WTERMSIG(status); }
+
+/* Gives the heap's free pages back to the system (glibc); 0 elsewhere. */
+static inline int xtoast_give_back_memory(void) {
+#ifdef __GLIBC__
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

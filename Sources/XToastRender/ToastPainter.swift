@@ -14,7 +14,7 @@ public final class ToastPainter {
     public let markupFailed: Bool
     /// Whether a spinner turns in the icon's place; drawn per frame by `drawSpinner`.
     public let hasSpinner: Bool
-    /// Why the icon is left out: it would cost more than its bound to draw (one warning).
+    /// Why the icon is left out: it cannot be drawn, or would cost more than its bound (one warning).
     public let iconWarning: String?
     /// What to tell the user then.
     public static let markupWarning = "the markup does not parse; showing it as plain text"
@@ -51,7 +51,9 @@ public final class ToastPainter {
         if !content.spinner, let wanted = content.icon ?? style.defaultIcon {
             do {
                 icon = try IconImage.load(wanted, pixelSize: iconSide, theme: content.iconTheme)
-            } catch  where error.overBudget {
+            } catch {
+                // Past its bound, or gone or changed since it was checked (a notification's icon
+                // is checked only here): the toast shows without it.
                 iconWarning = "\(error.description); showing the toast without it"
             }
         }

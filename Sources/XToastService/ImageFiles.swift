@@ -3,9 +3,10 @@ import Glibc
 import XToastCore
 import XToastSystem
 
-/// The pictures applications send as `image-data`, written as PNGs for the toasts' `--icon`:
-/// in a folder of this service's own (mode 0700, under `$XDG_RUNTIME_DIR`, else the temporary
-/// folder), each file removed when its toast ends and the folder when the service exits.
+/// The pictures applications send as `image-data`, written as PNGs for the toasts' `--icon`, no
+/// larger than a toast draws them: in a folder of this service's own (mode 0700, under
+/// `$XDG_RUNTIME_DIR`, else the temporary folder), each file removed when its notification ends
+/// and the folder when the service exits.
 final class ImageFiles {
     let folder: String?
     private var count = 0
@@ -21,7 +22,9 @@ final class ImageFiles {
 
     deinit { if let folder { rmdir(folder) } }
 
-    /// Writes `image` for notification `id`: the file's path, or why not.
+    /// Writes `image` for notification `id`, no larger than `NotificationImage.pictureSide` each
+    /// way (a toast never draws it larger; a picture near the 16 MiB bound would otherwise make
+    /// a PNG past the toast's own bound): the file's path, or why not.
     func write(_ image: NotificationImage, id: UInt32) throws(NotificationImage.Problem) -> String {
         var pixels = try image.premultipliedARGB()
         guard let folder else { throw NotificationImage.Problem(description: "no folder for image files") }
@@ -30,13 +33,27 @@ final class ImageFiles {
         let stride = Int32(image.width) * 4
         let status = pixels.withUnsafeMutableBytes { bytes -> cairo_status_t in
             guard
-                let surface = cairo_image_surface_create_for_data(
+                let source = cairo_image_surface_create_for_data(
                     bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, image.width, image.height, stride)
             else { return CAIRO_STATUS_NO_MEMORY }
-            defer { cairo_surface_destroy(surface) }
-            let made = cairo_surface_status(surface)
+            defer { cairo_surface_destroy(source) }
+            let made = cairo_surface_status(source)
             guard made == CAIRO_STATUS_SUCCESS else { return made }
-            return cairo_surface_write_to_png(surface, path)
+            let side = Double(NotificationImage.pictureSide)
+            let factor = min(1, side / Double(max(image.width, image.height)))
+            guard factor < 1 else { return cairo_surface_write_to_png(source, path) }
+            let width = max(Int32((Double(image.width) * factor).rounded()), 1)
+            let height = max(Int32((Double(image.height) * factor).rounded()), 1)
+            guard let scaled = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return CAIRO_STATUS_NO_MEMORY }
+            defer { cairo_surface_destroy(scaled) }
+            guard let cr = cairo_create(scaled) else { return CAIRO_STATUS_NO_MEMORY }
+            defer { cairo_destroy(cr) }
+            cairo_scale(cr, Double(width) / Double(image.width), Double(height) / Double(image.height))
+            cairo_set_source_surface(cr, source, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint(cr)
+            cairo_surface_flush(scaled)
+            return cairo_surface_write_to_png(scaled, path)
         }
         guard status == CAIRO_STATUS_SUCCESS else {
             unlink(path)

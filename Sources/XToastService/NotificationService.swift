@@ -8,7 +8,14 @@ import XToastX11
 /// `xtoast --notification-service`: `org.freedesktop.Notifications` on the session bus, started
 /// by the bus when an application first sends a notification (D-Bus activation) and gone once
 /// nothing has been shown for `idleTime`. Each notification is a toast of its own process, in
-/// the same queue as every other toast on the display (`NotificationChildren`).
+/// the same queue as every other toast on the display. What goes where and when is the
+/// dispatcher's (`Dispatcher`, in XToastCore); this translates calls, processes and time into
+/// its events and carries out its effects, through the same `Driver` the tests run it with.
+///
+/// It never waits for the X server once it runs: ids are counted in a file (`NotificationIDs`),
+/// icons are checked by the toasts themselves, and the display is only watched for its end.
+/// Another client's grab of the server, however long, holds no call; a display that goes ends
+/// the service, after closing every notification.
 public final class NotificationService {
     public static let busName = "org.freedesktop.Notifications"
     static let objectPath = "/org/freedesktop/Notifications"
@@ -22,7 +29,7 @@ public final class NotificationService {
 
     /// The first notification's toast process, forked from the service as it starts.
     public struct ToastProcess {
-        let process: NotificationChildren.Spare
+        let process: ToastProcesses.Spare
     }
 
     /// What `forkToastProcess` made of this process.
@@ -38,7 +45,7 @@ public final class NotificationService {
     /// thread: it needs no exec and no loading, and gets ready while the service opens the
     /// display and gets onto the bus; the bus's first notification (the one it started the
     /// service for) finds it further on.
-    public static func forkToastProcess() -> Fork { NotificationChildren.fork() }
+    public static func forkToastProcess() -> Fork { ToastProcesses.fork() }
 
     /// How the service ended: the exit status and the line to print, if any.
     public struct Ending: Error {
@@ -48,16 +55,17 @@ public final class NotificationService {
 
     let display: XDisplay
     let rules: [NotificationRule]
-    let idleTime: Double
     let version: String
-    let iconTheme: String?
     let warn: (String) -> Void
-    private lazy var children = NotificationChildren(watch: { pid in g_child_watch_add(pid, onChildEnded, nil) }, warn: warn)
+    private var driver: Driver<Dispatcher>
+    private let processes = ToastProcesses()
     private let images = ImageFiles()
+    private var ids: NotificationIDs?
     private var loop: OpaquePointer?
     private var connection: OpaquePointer?
     private var ownerID: guint = 0
-    private var idleTimer: guint = 0
+    private var timer: guint = 0
+    private var displayWatch: guint = 0
     private var acquired = false
     private var ending = Ending(status: 0, message: nil)
 
@@ -68,9 +76,11 @@ public final class NotificationService {
         display: XDisplay, rules: [NotificationRule], idleTime: Double, version: String, forked: ToastProcess?,
         warn: @escaping (String) -> Void
     ) {
-        (self.display, self.rules, self.idleTime, self.version, self.warn) = (display, rules, idleTime, version, warn)
+        (self.display, self.rules, self.version, self.warn) = (display, rules, version, warn)
         self.forked = forked
-        iconTheme = display.xsettings().flatMap(XSettings.iconTheme)
+        var limits = Dispatcher.Limits()
+        limits.idleTime = idleTime
+        driver = Driver(Dispatcher(limits: limits))
     }
 
     /// Owns the name and serves until idle; the exit status, or why it could not serve.
@@ -79,30 +89,137 @@ public final class NotificationService {
         defer { service = nil }
         // The toasts' images are for this user alone.
         umask(0o077)
+        do throws(SystemFailure) {
+            ids = try NotificationIDs(folder: NotificationIDs.folder)
+        } catch {
+            throw Ending(status: 1, message: "cannot count notification ids: \(error)")
+        }
         loop = g_main_loop_new(nil, 0)
         defer { g_main_loop_unref(loop) }
         // Never replace another daemon, and never wait in line behind it: one clear line instead.
         ownerID = g_bus_own_name(
             G_BUS_TYPE_SESSION, Self.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, onBusAcquired, onNameAcquired, onNameLost, nil, nil)
-        armIdleTimer()
+        processes.tell = { [unowned self] news in
+            switch news {
+            case .queued(let pid): feed(.queued(pid))
+            case .ended(let pid, let report, let status): feed(.ended(pid, report: report, status: status))
+            }
+        }
+        displayWatch = g_unix_fd_add(
+            display.fileDescriptor, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), onDisplay, nil)
         // The first notification's process gets ready while the service gets onto the bus.
-        children.prepareSpare(adopting: forked?.process)
-        forked = nil
-        display.idle { g_main_loop_run(loop) }
+        feed(.start)
+        if !driver.machine.isFinished { display.idle { g_main_loop_run(loop) } }
+        if displayWatch != 0 { g_source_remove(displayWatch) }
         if ownerID != 0 { g_bus_unown_name(ownerID) }
+        if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        connection = nil
         if ending.status != 0 || ending.message != nil { throw ending }
         return 0
     }
 
     fileprivate func stop(_ status: Int32, _ message: String?) {
-        if ending.status == 0 { ending = Ending(status: status, message: message) }
+        if ending.status == 0 && ending.message == nil { ending = Ending(status: status, message: message) }
         g_main_loop_quit(loop)
+    }
+
+    // MARK: The dispatcher
+
+    /// The one way into the dispatcher: hands it `event`, now, and carries out what it says,
+    /// with the answers, in the driver's order; then arms the one timer for its deadline.
+    private func feed(_ event: Dispatcher.Event) {
+        driver.handle(event, at: Clock.monotonic())
+        while let effect = driver.next(at: Clock.monotonic()) {
+            let answers = carryOut(effect)
+            driver.answer(answers, at: Clock.monotonic())
+        }
+        armTimer()
+        // After a flood, what it kept goes back to the system, not only to malloc.
+        if driver.machine.isEmpty { Memory.giveBack() }
+    }
+
+    private func carryOut(_ effect: Dispatcher.Effect) -> [Dispatcher.Event] {
+        switch effect {
+        case .startSpare:
+            let started = processes.startSpare(adopting: forked?.process)
+            forked = nil
+            if let failure = started.failure { warn("cannot start a toast process: \(failure)") }
+            return [.spareStarted(started.pid)]
+        case .hand(let id, let arguments, let pid):
+            return [.handed(id, processes.hand(arguments, to: pid))]
+        case .endSpare(let pid):
+            processes.endSpare(pid)
+        case .dismiss(let pid):
+            processes.dismiss(pid)
+        case .invoke(let id, let action, let clickTime):
+            if let clickTime {
+                let token = NotificationChild.activationToken(service: getpid(), id: id, time: clickTime)
+                signal("ActivationToken", [g_variant_new_uint32(id), g_variant_new_string(token)])
+            }
+            signal("ActionInvoked", [g_variant_new_uint32(id), g_variant_new_string(action)])
+        case .closed(let id, let reason):
+            signal("NotificationClosed", [g_variant_new_uint32(id), g_variant_new_uint32(reason.rawValue)])
+        case .removePicture(let path):
+            unlink(path)
+        case .releaseName:
+            releaseName()
+            // The calls sent before the release are on their way to the loop already: they are
+            // handled before this, at the lowest priority.
+            g_idle_add_full(G_PRIORITY_LOW, onReleased, nil, nil)
+        case .exit:
+            if let connection { g_dbus_connection_flush_sync(connection, nil, nil) }
+            g_main_loop_quit(loop)
+        case .warn(let line):
+            warn(line)
+        }
+        return []
+    }
+
+    /// Gives the name up, waiting for the bus's answer (GIO asks synchronously): from then on a
+    /// `Notify` starts a new service, and every call sent before has reached this one, which
+    /// keeps its own hold on the connection to answer them (GIO lets go of its own).
+    private func releaseName() {
+        guard ownerID != 0 else { return }
+        g_bus_unown_name(ownerID)
+        ownerID = 0
+    }
+
+    fileprivate func released() { feed(.released) }
+
+    fileprivate func timerFired() {
+        timer = 0
+        feed(.tick)
+    }
+
+    private func armTimer() {
+        if timer != 0 { g_source_remove(timer) }
+        timer = 0
+        guard let deadline = driver.machine.deadline else { return }
+        let milliseconds = max(0, (deadline - Clock.monotonic()) * 1000).rounded(.up)
+        timer = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(min(milliseconds, 86_400_000)), onTimer, nil, nil)
+    }
+
+    /// The display's connection has something to read, or has ended: at its end nothing can show
+    /// any more, and every notification is closed before the service goes.
+    fileprivate func displayReady() -> Bool {
+        if display.stillConnected() { return true }
+        displayWatch = 0
+        feed(.displayGone)
+        stop(1, nil)
+        return false
     }
 
     // MARK: The bus
 
     fileprivate func registered(on connection: OpaquePointer) {
+        // Held until the service ends: GIO lets its own go with the name, and the calls sent
+        // before the name went are still to be answered.
+        g_object_ref(UnsafeMutableRawPointer(connection))
         self.connection = connection
+        // GDBus would end the process by SIGTERM when the bus goes, without a word: the service
+        // says so instead (its toasts go on, and end quietly).
+        g_dbus_connection_set_exit_on_close(connection, 0)
+        xtoast_on_connection_closed(connection, onBusClosed)
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(Self.introspection, &error),
             let interface = g_dbus_node_info_lookup_interface(node, Self.busName)
@@ -116,6 +233,8 @@ public final class NotificationService {
     }
 
     fileprivate func nameAcquired() { acquired = true }
+
+    fileprivate func busClosed() { stop(1, "the session bus closed the connection") }
 
     fileprivate func nameLost(_ connection: OpaquePointer?) {
         guard let connection else {
@@ -169,16 +288,21 @@ public final class NotificationService {
         switch method {
         case "Notify":
             guard let parameters else { return }
-            let id = notify(VariantReading.request(parameters))
+            let request = VariantReading.request(parameters)
+            let id = id(replacing: request.replacesID)
+            // Answered first: whatever the notification costs to take in, the caller never waits
+            // for it.
             reply(invocation, [g_variant_new_uint32(id)])
+            feed(.notify(accept(request, id: id)))
         case "CloseNotification":
+            var id: UInt32 = 0
             if let parameters, let value = g_variant_get_child_value(parameters, 0) {
-                let id = g_variant_get_uint32(value)
+                id = g_variant_get_uint32(value)
                 g_variant_unref(value)
-                // A notification that is gone already is not an error (as in dunst and GNOME).
-                if children.close(id: id) == true { closed(id, .closedByCall) }
             }
             reply(invocation, [])
+            // A notification that is gone already is not an error (as in dunst and GNOME).
+            feed(.close(id))
         case "GetCapabilities":
             let names = Self.capabilities.map { g_variant_new_string($0) }
             reply(invocation, [g_variant_new_array(xtoast_variant_type("s"), names, gsize(names.count))])
@@ -195,72 +319,47 @@ public final class NotificationService {
         g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple(&values, gsize(values.count)))
     }
 
-    /// Shows a notification; its id.
-    func notify(_ request: NotificationRequest) -> UInt32 {
-        disarmIdleTimer()
-        // The spec: a replaces_id is the id returned, whether or not its notification is still up.
-        let id = request.replacesID != 0 ? request.replacesID : display.nextNotificationID()
+    /// The id a `Notify` gets: the one it replaces when that was given, else a new one (a
+    /// `replaces_id` never given would be handed out again later: two applications would share
+    /// an id, a toast and `NotificationClosed`; dunst and GNOME give a new one too).
+    private func id(replacing replaced: UInt32) -> UInt32 {
+        guard let ids else { return 0 }
+        return replaced != 0 && ids.isIssued(replaced) ? replaced : ids.take()
+    }
+
+    /// A notification as the dispatcher takes it: its picture written (no larger than a toast
+    /// draws it), its icon a name or path the toast can be given (the toast checks it, and
+    /// shows without it when it cannot be drawn: a slow icon holds nobody else's call).
+    private func accept(_ request: NotificationRequest, id: UInt32) -> Dispatcher.Notification {
         if !request.hints.mistyped.isEmpty {
             warn("hints of the wrong type ignored: \(request.hints.mistyped.joined(separator: ", "))")
         }
-        var imageFile: String?
+        var picture: String?
         if let image = request.hints.image {
             do throws(NotificationImage.Problem) {
-                imageFile = try images.write(image, id: id)
+                picture = try images.write(image, id: id)
             } catch {
                 warn("\(error.description); the notification is shown without it")
             }
         }
-        let icon = imageFile ?? usableIcon(request.hints.imagePath) ?? usableIcon(request.appIcon)
+        let icon = picture ?? iconName(request.hints.imagePath) ?? iconName(request.appIcon)
         let toast = NotificationToast(id: id, request: request, icon: icon, rules: rules)
-        children.show(NotificationChildren.Entry(id: id, toast: toast, imageFile: imageFile))
-        return id
+        return Dispatcher.Notification(id: id, toast: toast, picture: picture)
     }
 
-    /// An icon name or file the toast can show (a bad one would end the toast before it shows).
-    private func usableIcon(_ text: String?) -> String? {
+    /// An icon name or local file the toast's command line takes; nil, with one warning, for
+    /// what it never could (another host's file). Whether it can be drawn is the toast's to find
+    /// out, after its place in the queue is taken: a slow icon holds nobody else.
+    private func iconName(_ text: String?) -> String? {
         guard let text, !text.isEmpty else { return nil }
         let path: String
         do throws(FileURI.Refusal) {
             path = try FileURI.path(text)
         } catch {
-            warn("icon \(text): \(error.reason); the notification is shown without it")
+            warn("icon \(TerminalText.line(text)): \(error.reason); the notification is shown without it")
             return nil
         }
-        guard let icon = Icon(parsing: path) else { return nil }
-        do {
-            try ToastPainter.check(icon: icon, theme: iconTheme)
-            return path
-        } catch {
-            warn("icon \(path): \(error.description); the notification is shown without it")
-            return nil
-        }
-    }
-
-    // MARK: The toasts' ends
-
-    /// `status` is waitpid's.
-    fileprivate func childEnded(_ pid: pid_t, status waitStatus: Int32) {
-        g_spawn_close_pid(pid)
-        let status = WaitStatus(raw: waitStatus).shellStatus
-        if let (entry, report) = children.ended(pid, status: status) {
-            let (action, reason) = entry.toast.ending(report, closedByCall: entry.closedByCall)
-            if let action {
-                // Spec 1.2: the token first, so that the application has it when it acts.
-                if let time = report.clickTime {
-                    let token = NotificationChild.activationToken(service: getpid(), id: entry.id, time: time)
-                    signal("ActivationToken", [g_variant_new_uint32(entry.id), g_variant_new_string(token)])
-                }
-                signal("ActionInvoked", [g_variant_new_uint32(entry.id), g_variant_new_string(action)])
-            }
-            closed(entry.id, reason)
-        }
-        if children.isEmpty { armIdleTimer() }
-    }
-
-    private func closed(_ id: UInt32, _ reason: NotificationClosedReason) {
-        signal("NotificationClosed", [g_variant_new_uint32(id), g_variant_new_uint32(reason.rawValue)])
-        if children.isEmpty { armIdleTimer() }
+        return Icon(parsing: path) != nil ? path : nil
     }
 
     private func signal(_ name: String, _ values: [OpaquePointer?]) {
@@ -268,27 +367,6 @@ public final class NotificationService {
         var values = values
         g_dbus_connection_emit_signal(
             connection, nil, Self.objectPath, Self.busName, name, g_variant_new_tuple(&values, gsize(values.count)), nil)
-    }
-
-    // MARK: Idle
-
-    private func armIdleTimer() {
-        disarmIdleTimer()
-        idleTimer = g_timeout_add(guint(max(idleTime, 0.001) * 1000), onIdleTimeout, nil)
-    }
-
-    private func disarmIdleTimer() {
-        if idleTimer != 0 { g_source_remove(idleTimer) }
-        idleTimer = 0
-    }
-
-    fileprivate func idleEnded() {
-        idleTimer = 0
-        // The name goes first: a Notify sent from now on starts a new service.
-        if ownerID != 0 { g_bus_unown_name(ownerID) }
-        ownerID = 0
-        if let connection { g_dbus_connection_flush_sync(connection, nil, nil) }
-        g_main_loop_quit(loop)
     }
 
     private func message(of error: UnsafeMutablePointer<GError>?) -> String {
@@ -331,10 +409,17 @@ private let onMethodCall: GDBusInterfaceMethodCallFunc = { _, _, _, _, method, p
     guard let method else { return }
     service?.call(String(cString: method), parameters, invocation)
 }
-private let onChildEnded: GChildWatchFunc = { pid, status, _ in service?.childEnded(pid, status: status) }
-private let onIdleTimeout: GSourceFunc = { _ in
-    service?.idleEnded()
+private let onTimer: GSourceFunc = { _ in
+    service?.timerFired()
     return 0
+}
+private let onReleased: GSourceFunc = { _ in
+    service?.released()
+    return 0
+}
+private let onDisplay: GUnixFDSourceFunc = { _, _, _ in (service?.displayReady() ?? false) ? 1 : 0 }
+private let onBusClosed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, _ in
+    service?.busClosed()
 }
 
 extension String {

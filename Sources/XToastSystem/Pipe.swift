@@ -61,3 +61,10 @@ public enum Descriptor {
         }
     }
 }
+
+/// The process's memory.
+public enum Memory {
+    /// Gives the heap's free pages back to the system: after a flood, what was freed is not
+    /// kept by malloc for the rest of a long-lived process.
+    public static func giveBack() { _ = xtoast_give_back_memory() }
+}

@@ -211,6 +211,24 @@ public final class XDisplay {
         return body()
     }
 
+    /// Whether the connection is still up, for a client that only watches it (the notification
+    /// service): what the server sent is read and dropped without waiting. Its end is read
+    /// without Xlib, whose end is its I/O error handler's.
+    public func stillConnected() -> Bool {
+        var byte: UInt8 = 0
+        let peeked = recv(fileDescriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if peeked == 0 { return false }
+        if peeked < 0 {
+            let failure = Errno.current
+            return failure == .wouldBlock || failure == .interrupted
+        }
+        while XPending(pointer) > 0 {
+            var event = XEvent()
+            XNextEvent(pointer, &event)
+        }
+        return true
+    }
+
     /// The file descriptor to poll for events.
     public var fileDescriptor: Int32 { XConnectionNumber(pointer) }
 

@@ -37,6 +37,7 @@ enum NotificationChildMode {
     private static func arguments(forked: Bool) -> [String] {
         // Nothing this process starts is the service's child.
         Environment.unset(NotificationChild.environmentVariable)
+        Output.lostReader = .isQuiet
         let errors = forked ? Output.silenceStandardError() : nil
         startLoadingFonts()
         let opened: XDisplay

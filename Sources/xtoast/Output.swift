@@ -37,6 +37,17 @@ enum Output {
         close(kept)
     }
 
+    /// What a reader that went away means.
+    enum LostReader {
+        /// One line and status 1: the output was what the caller asked for.
+        case fails
+        /// Nothing: the reader was the notification service, which may have left (its bus gone);
+        /// the toast is still the user's.
+        case isQuiet
+    }
+
+    nonisolated(unsafe) static var lostReader = LostReader.fails
+
     /// Writes `text` whole to standard output; the one way xtoast prints there. print() drops
     /// write errors, and a full disk, a closed descriptor or a reader that went away must not
     /// end in status 0 with the output lost: it is one line and status 1.
@@ -62,6 +73,7 @@ enum Output {
             }
             return nil
         }
+        if failure == Errno(EPIPE), lostReader == .isQuiet { return }
         if let failure { die("cannot write to standard output: \(failure)", status: ExitStatus.failure) }
     }
 }

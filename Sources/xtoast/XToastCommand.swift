@@ -182,7 +182,9 @@ struct XToastCommand {
     /// So it is for notify-send, whose scripts name icons that are not installed everywhere,
     /// and for the history's, which was good when its toast showed.
     private func settleIcon(_ sources: inout Sources) throws(CommandError) {
-        guard let icon = sources.settings.icon else { return }
+        // A notification's toast checks its icon once its place in the queue is taken (the
+        // painter leaves out what it cannot draw): a slow icon holds no other notification.
+        guard let icon = sources.settings.icon, !NotificationChildMode.isOn else { return }
         do {
             if let chatter = try ToastPainter.check(icon: icon, theme: sources.iconTheme) { warn("icon: \(chatter)") }
         } catch {

@@ -331,6 +331,8 @@ final class PrivateBus {
     let folder: String
     let address: String
     private let daemon: Child
+    /// Left on disk when the bus goes (its log, for a test that reads it after).
+    var keepFolder = false
     /// Seconds the service waits with nothing to show before it exits.
     static let idleTime = "2"
 
@@ -349,6 +351,10 @@ final class PrivateBus {
               <listen>unix:path=\(socket)</listen>
               <servicedir>\(services)</servicedir>
               <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+              <!-- A session bus's own limits (Debian's session.conf): a flood is the service's to bound. -->
+              <limit name="max_replies_per_connection">50000</limit>
+              <limit name="max_incoming_bytes">1000000000</limit>
+              <limit name="max_outgoing_bytes">1000000000</limit>
             </busconfig>
             """
         try configuration.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
@@ -397,7 +403,7 @@ final class PrivateBus {
     deinit {
         // The service loses the bus and exits; its toasts end on their own.
         daemon.stop()
-        try? FileManager.default.removeItem(atPath: folder)
+        if !keepFolder { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
 

@@ -19,6 +19,10 @@ public struct NotificationImage: Equatable, Sendable {
     /// The bounds a PNG icon has: at most 4096 pixels each way and 16 MiB of pixels.
     public static let maximumSide = 4096
     public static let maximumBytes = 16 << 20
+    /// The largest side of the picture the service writes for a toast: a toast's icon is never
+    /// drawn larger (the presets' icons are 20 to 36 pixels, at most 3.5 times that at HiDPI), and
+    /// what waits on disk and in memory stays small however large the pictures that come.
+    public static let pictureSide = 128
 
     /// Why an image cannot be used, in words for the one warning.
     public struct Problem: Error, Equatable, CustomStringConvertible {

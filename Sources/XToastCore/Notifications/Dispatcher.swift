@@ -1,0 +1,436 @@
+/// The notification service's decisions (issues #28, #29), as a machine without I/O: which
+/// notification a toast process gets and when, what is closed and why, when the service leaves.
+/// Events in (a `Notify`, a `CloseNotification`, a process ready, queued or ended, the time),
+/// effects out (start a process, hand a notification to one, dismiss one, a signal for the
+/// application, release the bus name). The service (`NotificationService`, GLib) only carries
+/// them out, through the same `Driver` as the simulations in the tests.
+///
+/// - Order: notifications are handed out in the order they came, one at a time into the queue:
+///   the next goes once the last one's place is on the server (`queued`), or it ended, or
+///   `joinBound` passed.
+/// - Speed: a spare process is started before there is work for it, so that a notification
+///   only has to be written into its standard input.
+/// - Bounds: at most `running` processes alive (each an X client), at most `waiting`
+///   notifications or `waitingBytes` bytes waiting for one; past those the oldest waiting is
+///   closed (`expired`), with its signal: nothing is lost silently.
+/// - A notification whose process ended before it joined the queue, without a word (a server
+///   that stalled it past its bound, a process that could not start), is handed out again,
+///   `retries` times, before it is closed (`undefined`).
+/// - Replace: a `Notify` with the id of one waiting takes its place in line; of one on screen,
+///   it follows it (the same tag replaces it in place; a new tag dismisses it).
+/// - Leaving: nothing to do for `idleTime`, the service releases its name; a call that came
+///   before the release, or within `linger` after it, is still served, and the service exits
+///   once nothing is left.
+public struct Dispatcher: Sendable {
+    /// The bounds, each with the setting it comes from.
+    public struct Limits: Equatable, Sendable {
+        /// Toast processes alive at most: a flood must not start thousands of X clients.
+        public var running = 32
+        /// Notifications waiting for a process at most.
+        public var waiting = 256
+        /// Bytes kept for waiting notifications at most (their command lines and pictures).
+        public var waitingBytes = 32 << 20
+        /// Seconds a process may take to join the queue before the next is handed out.
+        public var joinBound = 5.0
+        /// Seconds with nothing shown or waiting before the service leaves
+        /// (`XTOAST_NOTIFICATION_IDLE`).
+        public var idleTime = 30.0
+        /// Seconds the service stays after it released its name: a client that resolved the name
+        /// to the service's own connection before (dbus-python does) may still be sending.
+        public var linger = 1.0
+        /// Times a notification whose process ended before joining is handed out again.
+        public var retries = 2
+        /// Processes that end before they are given work, in a row, before the service stops
+        /// starting them (the display is gone, or the binary): waiting notifications are closed.
+        public var failedStarts = 3
+
+        public init() {}
+    }
+
+    /// A notification as the service accepted it.
+    public struct Notification: Equatable, Sendable {
+        public var id: UInt32
+        public var toast: NotificationToast
+        /// The picture the service wrote for it (`image-data`), removed when it ends.
+        public var picture: String?
+        /// Bytes it keeps while it waits.
+        public var bytes: Int
+
+        public init(id: UInt32, toast: NotificationToast, picture: String? = nil, bytes: Int? = nil) {
+            self.id = id
+            self.toast = toast
+            self.picture = picture
+            self.bytes = bytes ?? toast.arguments.reduce(0) { $0 + $1.utf8.count + 1 }
+        }
+    }
+
+    public enum Event: Equatable, Sendable {
+        /// The service runs (`idleTime` counts from now).
+        case start
+        /// A `Notify`, with the id the service gave it.
+        case notify(Notification)
+        /// `CloseNotification`.
+        case close(UInt32)
+        /// The answer to `startSpare`: the process started (nil: it could not be).
+        case spareStarted(Int32?)
+        /// The answer to `hand`: whether the command line went into the process whole.
+        case handed(UInt32, Bool)
+        /// A process said its toast's place in the queue is on the server.
+        case queued(Int32)
+        /// A process ended: what it wrote (nil: nothing) and its status as a shell says it.
+        case ended(Int32, report: NotificationChild.Report?, status: Int32)
+        /// Time has passed.
+        case tick
+        /// The name is released, and the calls sent before the release are handled.
+        case released
+        /// The X display is gone: nothing can show any more.
+        case displayGone
+    }
+
+    public enum Effect: Equatable, Sendable {
+        /// Start a toast process with no work yet: answer `spareStarted`.
+        case startSpare
+        /// Write notification `id`'s command line into process `pid`'s standard input: answer `handed`.
+        case hand(UInt32, arguments: [String], to: Int32)
+        /// End a spare that has no work: close its input (it ends without a word).
+        case endSpare(Int32)
+        /// Close the toast of process `pid` (SIGUSR1: dismissed).
+        case dismiss(Int32)
+        /// The application's action was taken: `ActivationToken` (for a click at that X server
+        /// time), then `ActionInvoked`.
+        case invoke(UInt32, action: String, clickTime: UInt32?)
+        /// `NotificationClosed`.
+        case closed(UInt32, NotificationClosedReason)
+        /// Remove a picture file the service wrote.
+        case removePicture(String)
+        /// Release the bus name; answer `released` once the calls sent before it are handled.
+        case releaseName
+        /// The service's work is done.
+        case exit
+        /// One line for the service's standard error.
+        case warn(String)
+    }
+
+    /// Where a notification is.
+    public enum Place: Equatable, Sendable {
+        case waiting
+        /// Being written into process `pid`'s input.
+        case handing(to: Int32)
+        /// Handed to `pid`, whose place in the queue is not on the server yet (until `until`).
+        case joining(pid: Int32, until: Double)
+        /// Still not on the server past `joinBound`: the next ones were handed out meanwhile.
+        case late(pid: Int32)
+        case running(pid: Int32)
+    }
+
+    /// The service's own phase.
+    public enum Phase: Equatable, Sendable {
+        /// Serving; `idleSince`: nothing shown or waiting since then.
+        case serving(idleSince: Double?)
+        /// The name is being released: calls sent before it are still coming.
+        case releasing
+        /// Released: exits once nothing is left, not before `until`.
+        case leaving(until: Double)
+        case finished
+    }
+
+    /// The spare process.
+    public enum Spare: Equatable, Sendable {
+        case none
+        case starting
+        case ready(pid: Int32)
+    }
+
+    struct Entry: Equatable, Sendable {
+        var notification: Notification
+        var place: Place = .waiting
+        var closedByCall = false
+        var attempts = 0
+    }
+
+    public let limits: Limits
+    public private(set) var phase: Phase = .serving(idleSince: nil)
+    public private(set) var spare: Spare = .none
+    /// The newest notification of each id still alive.
+    private(set) var entries: [UInt32: Entry] = [:]
+    /// The waiting ones, in the order they are handed out.
+    private(set) var line: [UInt32] = []
+    /// Processes whose notification was replaced by a newer one of its id: their end is no
+    /// one's (but for their pictures).
+    private var superseded: [Int32: String?] = [:]
+    private var startsFailed = 0
+
+    public init(limits: Limits = Limits()) { self.limits = limits }
+
+    /// Nothing shows or waits (a spare is no work).
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The place of notification `id`, nil when it is not alive.
+    public func place(of id: UInt32) -> Place? { entries[id]?.place }
+
+    /// Processes with a notification (joining or running).
+    var busy: Int { entries.values.filter { $0.place != .waiting }.count + superseded.count }
+
+    private var joining: Bool {
+        entries.values.contains {
+            switch $0.place {
+            case .handing, .joining: true
+            default: false
+            }
+        }
+    }
+
+    /// When the machine next wants a `.tick`: a join's bound, the idle time's end.
+    public var deadline: Double? {
+        var times: [Double] = []
+        for entry in entries.values { if case .joining(_, let until) = entry.place { times.append(until) } }
+        if case .serving(let since?) = phase { times.append(since + limits.idleTime) }
+        // Only once nothing is left: with work, its end decides (the linger may be past by then).
+        if case .leaving(let until) = phase, isEmpty { times.append(until) }
+        return times.min()
+    }
+}
+
+extension Dispatcher: Machine {
+    public var isFinished: Bool { phase == .finished }
+
+    public mutating func handle(_ event: Event, at now: Double) -> [Effect] {
+        switch event {
+        case .start:
+            phase = .serving(idleSince: now)
+            return prepareSpare()
+        case .notify(let notification):
+            return notify(notification, at: now)
+        case .close(let id):
+            return close(id, at: now)
+        case .spareStarted(let pid):
+            return spareStarted(pid, at: now)
+        case .handed(let id, let whole):
+            return handed(id, whole: whole, at: now)
+        case .queued(let pid):
+            guard let id = entries.first(where: { $0.value.place.pid == pid })?.key, entries[id]?.place.isBeforeTheQueue == true else {
+                return []
+            }
+            entries[id]?.place = .running(pid: pid)
+            startsFailed = 0
+            return handOut(at: now)
+        case .ended(let pid, let report, let status):
+            return ended(pid, report: report, status: status, at: now)
+        case .tick:
+            return tick(at: now)
+        case .released:
+            guard phase == .releasing else { return [] }
+            phase = .leaving(until: now + limits.linger)
+            return leaveIfDone(at: now)
+        case .displayGone:
+            let closing = entries.keys.sorted().flatMap { id in closeEntry(id, .undefined) }
+            line = []
+            phase = .finished
+            return closing + [.warn("lost the connection to the X server"), .releaseName, .exit]
+        }
+    }
+
+    // MARK: Calls
+
+    private mutating func notify(_ notification: Notification, at now: Double) -> [Effect] {
+        var effects: [Effect] = []
+        if case .serving = phase { phase = .serving(idleSince: nil) }
+        let id = notification.id
+        if let old = entries[id] {
+            switch old.place {
+            case .waiting:
+                // Not handed out yet: the new one takes its place in line.
+                entries[id]?.notification = notification
+                entries[id]?.attempts = 0
+                return (old.notification.picture.map { [Effect.removePicture($0)] } ?? []) + handOut(at: now)
+            case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid):
+                // On screen: the same tag replaces it in place; a new tag would leave it up.
+                superseded[pid] = old.notification.picture
+                if old.notification.toast.tag != notification.toast.tag { effects.append(.dismiss(pid)) }
+            }
+        }
+        entries[id] = Entry(notification: notification)
+        line.append(id)
+        effects += bound()
+        return effects + handOut(at: now)
+    }
+
+    /// Past the bounds, the oldest waiting notifications are closed (`expired`).
+    private mutating func bound() -> [Effect] {
+        var effects: [Effect] = []
+        var bytes = line.reduce(0) { $0 + (entries[$1]?.notification.bytes ?? 0) }
+        while line.count > limits.waiting || (bytes > limits.waitingBytes && line.count > 1) {
+            let oldest = line.removeFirst()
+            bytes -= entries[oldest]?.notification.bytes ?? 0
+            effects += closeEntry(oldest, .expired)
+        }
+        return effects
+    }
+
+    private mutating func close(_ id: UInt32, at now: Double) -> [Effect] {
+        guard let entry = entries[id] else { return [] }
+        switch entry.place {
+        case .waiting:
+            line.removeAll { $0 == id }
+            return closeEntry(id, .closedByCall) + becameIdle(at: now)
+        case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid):
+            // Its process says how it ended; dismissed by this call, it is closed by it.
+            entries[id]?.closedByCall = true
+            return [.dismiss(pid)]
+        }
+    }
+
+    // MARK: Processes
+
+    private mutating func spareStarted(_ pid: Int32?, at now: Double) -> [Effect] {
+        guard spare == .starting else { return pid.map { [.endSpare($0)] } ?? [] }
+        guard let pid else {
+            spare = .none
+            startsFailed += 1
+            return [.warn("cannot start a toast process")] + handOut(at: now)
+        }
+        spare = .ready(pid: pid)
+        return handOut(at: now)
+    }
+
+    private mutating func handed(_ id: UInt32, whole: Bool, at now: Double) -> [Effect] {
+        guard let entry = entries[id], case .handing(let pid) = entry.place else { return [] }
+        if whole {
+            entries[id]?.place = .joining(pid: pid, until: now + limits.joinBound)
+            return prepareSpare()
+        }
+        // The spare went away before it had its work (its end is no one's now): again, first.
+        entries[id]?.place = .waiting
+        line.insert(id, at: 0)
+        return handOut(at: now)
+    }
+
+    private mutating func ended(_ pid: Int32, report: NotificationChild.Report?, status: Int32, at now: Double) -> [Effect] {
+        if spare == .ready(pid: pid) {
+            // It could not get ready (its error is on the service's standard error).
+            spare = .none
+            startsFailed += 1
+            return handOut(at: now)
+        }
+        if let picture = superseded.removeValue(forKey: pid) {
+            return (picture.map { [Effect.removePicture($0)] } ?? []) + handOut(at: now)
+        }
+        guard let (id, entry) = entries.first(where: { $0.value.place.pid == pid }) else { return [] }
+        var effects: [Effect] = []
+        let said = report.map { $0.queued || !$0.outcome.isEmpty } ?? false
+        if entry.place.isBeforeTheQueue, !said, status != 0, !entry.closedByCall, entry.attempts < limits.retries {
+            // Gone before it joined, without a word: handed out again, first in line.
+            entries[id]?.place = .waiting
+            entries[id]?.attempts += 1
+            line.insert(id, at: 0)
+            return [.warn("the toast of notification \(id) ended before it showed (status \(status)); trying again")]
+                + handOut(at: now)
+        }
+        if !said && status != 0 { effects.append(.warn("the toast of notification \(id) failed (status \(status))")) }
+        let (action, reason) = entry.notification.toast.ending(report ?? NotificationChild.Report(), closedByCall: entry.closedByCall)
+        // Spec 1.2: the token first, so that the application has it when it acts.
+        if let action { effects.append(.invoke(id, action: action, clickTime: report?.clickTime)) }
+        effects += closeEntry(id, reason)
+        return effects + handOut(at: now) + becameIdle(at: now)
+    }
+
+    /// Closes `id` for `reason`: its signal and its picture.
+    private mutating func closeEntry(_ id: UInt32, _ reason: NotificationClosedReason) -> [Effect] {
+        guard let entry = entries.removeValue(forKey: id) else { return [] }
+        return [.closed(id, reason)] + (entry.notification.picture.map { [.removePicture($0)] } ?? [])
+    }
+
+    // MARK: Handing out
+
+    /// Hands the next waiting notification to the spare, one at a time into the queue.
+    private mutating func handOut(at now: Double) -> [Effect] {
+        guard !joining, busy < limits.running, let id = line.first, let entry = entries[id] else { return prepareSpare() }
+        if startsFailed >= limits.failedStarts {
+            // Processes cannot start: what waits is closed, not kept for ever.
+            line.removeFirst()
+            return [.warn("no toast process could start; notification \(id) is closed")] + closeEntry(id, .undefined)
+                + handOut(at: now)
+        }
+        guard case .ready(let pid) = spare else { return prepareSpare(needed: true) }
+        line.removeFirst()
+        spare = .none
+        entries[id]?.place = .handing(to: pid)
+        return [.hand(id, arguments: entry.notification.toast.arguments, to: pid)]
+    }
+
+    /// Starts a spare if none is ready or starting and one may start: always while serving (the
+    /// next notification finds it ready), while leaving only when one is `needed`.
+    private mutating func prepareSpare(needed: Bool = false) -> [Effect] {
+        guard spare == .none, !joining, busy < limits.running, startsFailed < limits.failedStarts else { return [] }
+        switch phase {
+        case .serving: break
+        case .releasing, .leaving: guard needed else { return [] }
+        case .finished: return []
+        }
+        spare = .starting
+        return [.startSpare]
+    }
+
+    // MARK: Time and leaving
+
+    private mutating func tick(at now: Double) -> [Effect] {
+        var effects: [Effect] = []
+        for (id, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            guard case .joining(let pid, let until) = entry.place, now >= until else { continue }
+            // One stuck before the server answers must not hold up every other notification.
+            entries[id]?.place = .late(pid: pid)
+            effects.append(.warn("the toast of notification \(id) took over \(Int(limits.joinBound)) s to join the queue"))
+        }
+        effects += handOut(at: now)
+        if case .leaving = phase { return effects + leaveIfDone(at: now) }
+        if case .serving(let since?) = phase, now >= since + limits.idleTime, isEmpty {
+            phase = .releasing
+            var leaving: [Effect] = [.releaseName]
+            if case .ready(let pid) = spare {
+                spare = .none
+                leaving.append(.endSpare(pid))
+            }
+            return effects + leaving
+        }
+        return effects
+    }
+
+    /// Nothing left: the idle time starts (serving), or the service exits (leaving).
+    private mutating func becameIdle(at now: Double) -> [Effect] {
+        guard isEmpty else { return [] }
+        switch phase {
+        case .serving(nil): phase = .serving(idleSince: now)
+        case .leaving: return leaveIfDone(at: now)
+        default: break
+        }
+        return []
+    }
+
+    private mutating func leaveIfDone(at now: Double) -> [Effect] {
+        guard case .leaving(let until) = phase, now >= until, isEmpty else { return [] }
+        phase = .finished
+        if case .ready(let pid) = spare {
+            spare = .none
+            return [.endSpare(pid), .exit]
+        }
+        return [.exit]
+    }
+}
+
+extension Dispatcher.Place {
+    /// Given to a process whose place in the queue is not on the server yet.
+    var isBeforeTheQueue: Bool {
+        switch self {
+        case .handing, .joining, .late: true
+        case .waiting, .running: false
+        }
+    }
+
+    /// The process it is with, if any.
+    var pid: Int32? {
+        switch self {
+        case .waiting: nil
+        case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid): pid
+        }
+    }
+}
