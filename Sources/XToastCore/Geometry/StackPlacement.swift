@@ -57,4 +57,12 @@ extension Stack {
         let shifts = spots.map { shift(past: boxes, on: $0.monitor, gap: gap) }
         return zip(spots, shifts).allSatisfy { $0.fits(shift: $1) } ? shifts : nil
     }
+
+    /// Whether a stacked toast `shift` pixels past its own place fits on its monitor: placed
+    /// there (`placed`), it moved the whole shift from where it would be alone (`alone`).
+    /// Placement keeps every box on its monitor by pushing it back inside, which would lay a
+    /// toast that does not fit over the others. The first of a stack always fits.
+    public static func fits(placed: Point, alone: Point, shift: Int) -> Bool {
+        shift == 0 || abs(placed.x - alone.x) + abs(placed.y - alone.y) == shift
+    }
 }
