@@ -73,6 +73,7 @@ final class Coordinator {
         case .listen(let entries):
             for entry in entries { XSelectInput(dpy, Window(entry), Self.waitMask) }
         case .stopListening(let entry): XSelectInput(dpy, Window(entry), NoEventMask)
+        case .watchStack(let entries): watchStack(entries.map { Window($0) })
         case .listenToPause: display.listenOnRoot(PropertyChangeMask, as: .queue)
         case .append(let list):
             display.setListProperty(display.root, atom(list), type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
@@ -196,30 +197,38 @@ final class Coordinator {
 
     // MARK: The stack
 
-    /// The heights of the stacked toasts before ours at the same position on `monitor`, oldest
-    /// first. Watches them, so that one appearing, resizing or leaving wakes us.
-    func stackedHeights(on monitor: Rect) -> [Int] {
-        var heights: [Int] = []
-        for entry in display.readList(display.atoms.stack) {
-            let window = Window(entry)
-            if window == ticket { break }
-            if watchedStack.insert(window).inserted {
-                XSelectInput(display.pointer, window, StructureNotifyMask | PropertyChangeMask)
-            }
-            guard let other = display.ticketInfo(window), other.stack == member.ticket.stack, let shown = shown(of: window),
-                monitor.contains(shown.box)
-            else { continue }
-            heights.append(shown.box.height)
-        }
-        return heights
+    /// Takes our place in the stack (see `QueueMember.placeInStack`): the shift on each monitor,
+    /// or nil when the toast does not fit on one of them.
+    func placeInStack(_ placing: QueueMember.Placing) -> [Int]? {
+        guard case .placed(let shifts) = converse(member.placeInStack(placing)) else { return nil }
+        return shifts
     }
 
-    /// Whether an event means the stacked toasts before ours may have changed.
+    /// The boxes of the stacked toasts placed before ours at our position, in the order they
+    /// were placed. Watches the tickets before ours first, so that one placed, resized or
+    /// leaving after this read wakes us.
+    func stackedBoxes() -> [Rect] {
+        let list = display.readList(display.atoms.stack)
+        let before = Array(list.prefix { $0 != UInt(ticket) })
+        watchStack(before.map { Window($0) })
+        return display.ticketFacts(before.map { Window($0) }).compactMap { facts in
+            guard let other = facts.ticket, other.stack == member.ticket.stack else { return nil }
+            return facts.shown?.box
+        }
+    }
+
+    private func watchStack(_ windows: [Window]) {
+        for window in windows where watchedStack.insert(window).inserted {
+            XSelectInput(display.pointer, window, StructureNotifyMask | PropertyChangeMask)
+        }
+    }
+
+    /// Whether an event means the stacked toasts placed before ours may have changed: one
+    /// published another box, or ended. (Toasts placed later go past ours: the stack's list
+    /// itself changing moves nobody.)
     func affectsStack(_ event: inout XEvent) -> Bool {
         switch event.type {
-        case PropertyNotify:
-            (event.xproperty.window == display.root && event.xproperty.atom == display.atoms.stack)
-                || (watchedStack.contains(event.xproperty.window) && event.xproperty.atom == display.atoms.shown)
+        case PropertyNotify: watchedStack.contains(event.xproperty.window) && event.xproperty.atom == display.atoms.shown
         case DestroyNotify: watchedStack.remove(event.xdestroywindow.window) != nil
         default: false
         }

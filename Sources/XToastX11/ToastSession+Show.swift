@@ -22,12 +22,17 @@ extension ToastSession {
         return StartingView(targets: targets, panels: panels)
     }
 
-    /// How far a stacked toast on `monitor` sits from its own place: past the ones before it.
+    /// How far a stacked toast on screen sits from its own place on `monitor`: past the boxes
+    /// placed before it.
     func stackShift(on monitor: Monitor) -> Int {
         guard request.stack else { return 0 }
+        return Stack.shift(past: coordinator.stackedBoxes(), on: monitor.rect, gap: stackGap)
+    }
+
+    /// Pixels between stacked toasts (`--stack-gap`, scaled).
+    private var stackGap: Int {
         let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
-        let gap = Int((request.style.stackGap * scale).rounded())
-        return Stack.shift(after: coordinator.stackedHeights(on: monitor.rect), gap: gap)
+        return Int((request.style.stackGap * scale).rounded())
     }
 
     /// Places the toast on its monitor(s) and maps its window(s), on the timeline and in the way
@@ -47,10 +52,7 @@ extension ToastSession {
         let start = old ?? coordinator.replacedRect
         // The bar moves from the replaced toast's value to ours.
         let startProgress = old != nil ? oldProgress : coordinator.replacedProgress
-        let direction = style.position.stackDirection
-        let shifts = targets.map(stackShift)
-        var spots: [Showing.Spot] = []
-        let laidOut = try zip(targets, shifts).map { monitor, shift throws(X11Error) in
+        let laidOut = try targets.map { monitor throws(X11Error) in
             let metrics = ToastMetrics(style: style, scale: scale, monitor: monitor.workArea.size)
             let painter: ToastPainter
             do {
@@ -60,19 +62,23 @@ extension ToastSession {
             }
             if painter.markupFailed && monitor == targets[0] { warn(ToastPainter.markupWarning) }
             if let warning = painter.iconWarning, monitor == targets[0] { warn(warning) }
-            let offset = Point(x: metrics.offset.x, y: metrics.offset.y + direction * shift)
-            let spot = Showing.Spot(size: painter.boxSize, position: style.position, margin: metrics.margin, offset: offset)
-            spots.append(spot)
-            let origin = Placement.origin(
-                for: spot.size, on: monitor.workArea, position: spot.position, margin: spot.margin, offset: spot.offset)
-            let alone = Placement.origin(
-                for: spot.size, on: monitor.workArea, position: spot.position, margin: spot.margin, offset: metrics.offset)
-            let fits = Stack.fits(placed: origin, alone: alone, shift: shift)
-            return (monitor: monitor, painter: painter, box: Rect(origin: origin, size: painter.boxSize), fits: fits)
+            let spot = Stack.Spot(
+                size: painter.boxSize, workArea: monitor.workArea, monitor: monitor.rect, position: style.position,
+                margin: metrics.margin, offset: metrics.offset)
+            return (monitor: monitor, painter: painter, spot: spot)
         }
-        // An update in place (`old`) keeps its place; a new stacked toast needs room on each monitor.
-        guard old != nil || laidOut.allSatisfy(\.fits) else { return nil }
-        let windows = try laidOut.map { monitor, painter, box, _ throws(X11Error) in
+        // A new stacked toast takes its place past the ones placed before it, or waits for room;
+        // an update in place (`old`) keeps its place.
+        let shifts: [Int]
+        if request.stack && old == nil {
+            let placing = QueueMember.Placing(spots: laidOut.map(\.spot), gap: stackGap, progress: content.progress?.percent)
+            guard let placed = coordinator.placeInStack(placing) else { return nil }
+            shifts = placed
+        } else {
+            shifts = targets.map(stackShift)
+        }
+        let windows = try zip(laidOut, shifts).map { laid, shift throws(X11Error) in
+            let (monitor, painter, box) = (laid.monitor, laid.painter, laid.spot.box(shift: shift))
             // The move from the old box never crosses monitors.
             let morphStart = start.flatMap { monitor.rect.contains($0) ? $0 : nil }
             return try ToastWindow(
@@ -82,9 +88,12 @@ extension ToastSession {
         // Windows mapped or raised over ours arrive as SubstructureNotify on the root.
         display.listenOnRoot(PropertyChangeMask | SubstructureNotifyMask, as: .windows)
         let showing = Showing(
-            display: display, windows: windows, monitors: targets, shifts: shifts, direction: direction,
+            display: display, windows: windows, monitors: targets, shifts: shifts, direction: style.position.stackDirection,
             slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, compositorEvent: compositorEvent)
-        showing.spots = spots
+        showing.spots = zip(laidOut, shifts).map { laid, shift in
+            Showing.Spot(
+                size: laid.spot.size, position: laid.spot.position, margin: laid.spot.margin, offset: laid.spot.offset(shift: shift))
+        }
         // New windows start not hovered: the pointer must move onto them (a toast that appears
         // under a resting pointer runs its course). Content under the pointer stays frozen in
         // the session.

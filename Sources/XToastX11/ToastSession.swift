@@ -123,10 +123,9 @@ public final class ToastSession {
     /// Joins the queue, calls `queued` (where `--detach` detaches), waits for the turn,
     /// shows the toast and returns how it ended.
     public func run(queued: (() -> Void)? = nil) throws(X11Error) -> Outcome {
-        // A stacked toast follows the stack's list on the root; a queued one waits for the
-        // ticket ahead of it (`Coordinator.turn`), and every other waiter sleeps through
-        // changes to the queue.
-        display.listenOnRoot(request.stack ? PropertyChangeMask : 0, as: .queue)
+        // Nobody follows the root's lists: a queued toast waits for the ticket ahead of it
+        // (`Coordinator.turn`), a stacked one for the boxes placed before it
+        // (`Coordinator.affectsStack`).
         defer { coordinator.leave() }
         self.queued = queued
         input = request.followStandardInput ? LineReader(descriptor: 0) : nil

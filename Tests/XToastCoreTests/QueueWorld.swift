@@ -189,7 +189,8 @@ struct QueueWorld {
         case .turn(let turn):
             processes[index].conversation = nil
             try decide(index, turn)
-        case .done:
+        case .done, .placed:
+            // No simulated process is stacked.
             processes[index].conversation = nil
             try ended(conversation.purpose, index)
         }
@@ -296,6 +297,8 @@ struct QueueWorld {
             windows[me]?.ticket = ticket
             notify(.touched(me), about: me)
         case .listen(let entries):
+            for entry in entries where windows[entry] != nil { processes[index].selected.insert(entry) }
+        case .watchStack(let entries):
             for entry in entries where windows[entry] != nil { processes[index].selected.insert(entry) }
         case .stopListening(let entry): processes[index].selected.remove(entry)
         case .listenToPause: processes[index].listensToPause = true

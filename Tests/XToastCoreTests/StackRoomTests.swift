@@ -70,3 +70,94 @@ struct StackRoomTests {
         #expect(queued.waiting != .forRoom)
     }
 }
+
+/// Where a stacked toast goes: past the boxes placed before it, decided once under the grab
+/// (`QueueMember.placeInStack`), so that toasts started together never push each other off
+/// their monitor (issue #28, D8).
+@Suite("Stack placement")
+struct StackPlacementTests {
+    static let left = Rect(x: 0, y: 0, width: 1920, height: 1080)
+    static let right = Rect(x: 1920, y: 0, width: 1920, height: 1080)
+
+    /// A 300×100 toast at the bottom right of `monitor`, 15 px from its edges.
+    static func spot(on monitor: Rect = left, height: Int = 100) -> Stack.Spot {
+        Stack.Spot(
+            size: Size(width: 300, height: height), workArea: monitor, monitor: monitor, position: .bottomRight, margin: 15,
+            offset: Point(x: 0, y: 0))
+    }
+
+    /// A box of `height` on `monitor`.
+    static func box(_ height: Int, on monitor: Rect = left) -> Rect { Rect(x: monitor.x + 1605, y: 500, width: 300, height: height) }
+
+    @Test(
+        "Past the boxes on its monitor, each with the gap; boxes elsewhere take no room; no fit, no place",
+        arguments: [
+            ([Rect](), [0]),
+            ([box(100), box(60)], [180]),
+            ([box(100), box(100, on: right)], [110]),
+            // 10 boxes of 100 and their gaps: 1100 px, and the toast's own 100 past the 1050 there are.
+            (Array(repeating: box(90), count: 10), nil),
+            (Array(repeating: box(90), count: 9), [900]),
+        ])
+    func place(boxes: [Rect], expected: [Int]?) {
+        #expect(Stack.place([Self.spot()], past: boxes, gap: 10) == expected)
+    }
+
+    @Test("On two monitors it needs room on both")
+    func twoMonitors() {
+        let spots = [Self.spot(on: Self.left), Self.spot(on: Self.right)]
+        #expect(Stack.place(spots, past: [Self.box(100, on: Self.right)], gap: 10) == [0, 110])
+        let full = Array(repeating: Self.box(90, on: Self.right), count: 10)
+        #expect(Stack.place(spots, past: full, gap: 10) == nil)
+    }
+
+    @Test("The box past a shift moves away from the edge: up from the bottom, down from the top")
+    func boxes() {
+        #expect(Self.spot().box(shift: 0) == Rect(x: 1605, y: 965, width: 300, height: 100))
+        #expect(Self.spot().box(shift: 110) == Rect(x: 1605, y: 855, width: 300, height: 100))
+        var top = Self.spot()
+        top.position = .top
+        #expect(top.box(shift: 110).y == 125)
+    }
+
+    static let me: UInt = 50
+    static func member() -> QueueMember { QueueMember(me: me, ticket: Ticket(pid: 1, tag: nil, stack: .bottomRight)) }
+    static func facts(_ position: Position?, _ box: Rect?) -> QueueMember.Facts {
+        QueueMember.Facts(
+            ticket: Ticket(pid: 2, tag: nil, stack: position), shown: box.map { QueueMember.Shown(box: $0, progress: nil) }, replaces: [])
+    }
+
+    @Test("Placed under the grab: past every placed box at its position, before it in the list or not; then last in the list")
+    func placesUnderTheGrab() {
+        var member = Self.member()
+        let placing = QueueMember.Placing(spots: [Self.spot()], gap: 10, progress: nil)
+        var step = member.placeInStack(placing)
+        #expect(step == QueueMember.Step([.grab], .ask(.list(.stack, limit: TicketQueue.rewriteLimit))))
+        // 10: placed before us; 20: not placed yet (it goes past us when it is); 30: another
+        // position; 40: gone; 60: placed after we joined, before we were placed.
+        step = member.answer(.list([10, 20, Self.me, 30, 40, 60]))
+        #expect(step == QueueMember.Step([], .ask(.facts([10, 20, 30, 40, 60]))))
+        step = member.answer(
+            .facts([
+                Self.facts(.bottomRight, Self.box(100)), Self.facts(.bottomRight, nil), Self.facts(.top, Self.box(100)),
+                QueueMember.Facts(ticket: nil, shown: nil, replaces: []), Self.facts(.bottomRight, Self.box(60)),
+            ]))
+        let mine = Rect(x: 1605, y: 965 - 180, width: 300, height: 100)
+        #expect(
+            step.writes == [
+                .watchStack([10, 60]), .write(.stack, [10, 20, 30, 60, Self.me]), .shown(QueueMember.Shown(box: mine, progress: nil)),
+                .ungrab,
+            ])
+        #expect(step.next == .placed([180]))
+    }
+
+    @Test("No room: nothing written but the watch on the boxes whose end makes room, and the grab's end")
+    func noRoom() {
+        var member = Self.member()
+        _ = member.placeInStack(QueueMember.Placing(spots: [Self.spot()], gap: 10, progress: nil))
+        _ = member.answer(.list(Array(1...10) + [Self.me]))
+        let step = member.answer(.facts(Array(repeating: Self.facts(.bottomRight, Self.box(90)), count: 10)))
+        #expect(step.writes == [.watchStack(Array(1...10)), .ungrab])
+        #expect(step.next == .placed(nil))
+    }
+}

@@ -119,6 +119,57 @@ extension OnScreen {
             }
         }
 
+        /// Issue #28: the player closed while its film is fullscreen (its window destroyed, as
+        /// mpv does, unmapped first or not) ends the wait as leaving fullscreen does, with the
+        /// focus on the other monitor.
+        @Test(arguments: [false, true])
+        func aDestroyedFilmUnderI3EndsTheWait(unmappedFirst: Bool) throws {
+            try withI3OnTwoMonitors { server, watcher, display, watch in
+                let player = try TestClient(display: server.name)
+                _ = try watcher.waitFor("the player managed", timeout: 10) { () -> Bool? in
+                    _ = watch.covered([left, right])
+                    return watch.last.stacking.contains(where: { $0.id == UInt32(player.id) && !$0.isHidden }) ? true : nil
+                }
+                player.requestFullscreen(true)
+                _ = try watcher.waitFor("the left monitor covered", timeout: 5) { watch.covered([left, right])[0] ? true : nil }
+                try runTool("xdotool", ["mousemove", "2500", "500"], display: server.name)
+                let terminal = try TestClient(display: server.name, name: "terminal")
+                _ = try watcher.waitFor("the terminal active", timeout: 5) { () -> Bool? in
+                    let active = watcher.longs(watcher.root, "_NET_ACTIVE_WINDOW", type: Atom(XA_WINDOW), limit: 1).first
+                    return active == UInt(terminal.id) ? true : nil
+                }
+                let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.3", "--print-outcome"]
+                let later = try XToastProcess(quick + ["--monitor", "0", "After the film"], display: server.name)
+                try waitUntilAside(watcher, pid: later.child.pid)
+                try expectNoToastMapped(watcher, for: 0.5)
+                player.destroy(unmappedFirst: unmappedFirst)
+                let shown = try #require(try watcher.waitForToasts().first)
+                #expect(try #require(watcher.geometry(shown)).x < 1920)
+                #expect(try later.wait().stdout == "expired\n")
+                withExtendedLifetime(terminal) {}
+            }
+        }
+
+        /// Without a window manager nothing says which window is on top: a screen-sized window
+        /// that calls itself fullscreen delays no toast, before its end or after it.
+        @Test func withoutAWindowManagerAFilmDelaysNothing() throws {
+            let server = try PrivateXServer()
+            let watcher = try XWatcher(display: server.name)
+            let film = try TestClient(display: server.name, name: "film")
+            film.setState([UInt(watcher.atom("_NET_WM_STATE_FULLSCREEN"))], format: 32)
+            XMoveResizeWindow(film.display, film.id, 0, 0, 1920, 1080)
+            XSync(film.display, 0)
+            let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.3", "--print-outcome"]
+            func showsAtOnce() throws {
+                let toast = try XToastProcess(quick + ["Over the film"], display: server.name)
+                try watcher.waitForDestroy(try #require(try watcher.waitForToasts().first))
+                #expect(try toast.wait().stdout == "expired\n")
+            }
+            try showsAtOnce()
+            film.destroy()
+            try showsAtOnce()
+        }
+
         /// Twenty toasts delayed by a film come back in their start order when it ends, as twenty
         /// never delayed would show; one delayed is reached by `--dismiss-all`.
         @Test func delayedToastsComeBackInOrder() throws {
@@ -343,6 +394,14 @@ final class TestClient {
         event.xclient.data.l.1 = Int(XInternAtom(display, "_NET_WM_STATE_FULLSCREEN", 0))
         event.xclient.data.l.3 = 1
         XSendEvent(display, XDefaultRootWindow(display), 0, SubstructureRedirectMask | SubstructureNotifyMask, &event)
+        XSync(display, 0)
+    }
+
+    /// Destroys the window, as a player does when it is closed (mpv unmaps it first): its
+    /// state is not changed first.
+    func destroy(unmappedFirst: Bool = false) {
+        if unmappedFirst { XUnmapWindow(display, id) }
+        XDestroyWindow(display, id)
         XSync(display, 0)
     }
 

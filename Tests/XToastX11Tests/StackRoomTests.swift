@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Testing
 
@@ -37,5 +38,60 @@ extension OnScreen {
         }
         for toast in toasts { toast.signal(SIGUSR1) }
         for toast in toasts { #expect(try toast.wait().status == 0) }
+    }
+}
+
+extension OnScreen {
+    /// Issue #28 (D8): stacked toasts started all at once, most of the toasts before each one
+    /// not drawn yet when it looks for its place. However many come at once, no window is ever
+    /// on screen past its monitor's edges, and every toast shows in the end.
+    @Test(arguments: [30, 80])
+    func stackedToastsStartedTogetherStayOnTheMonitor(count: Int) throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let quick = ["--stack", "--duration", "2", "--fade-in", "0", "--fade-out", "0", "--print-outcome"]
+        let toasts = try (1...count).map { try XToastProcess(quick + ["Stacked \($0)"], display: server.name) }
+        defer { for toast in toasts where toast.child.isRunning { toast.signal(SIGKILL) } }
+        // Nothing but toasts is ever mapped on this server (tickets never are): every window
+        // mapped, or moved while mapped, must lie on the monitor.
+        var frames: [Window: (x: Int, y: Int, width: Int, height: Int)] = [:]
+        var mapped: Set<Window> = []
+        var created: Set<Window> = []
+        // Window ids are handed out again: each creation's first map counts.
+        var shown = 0
+        var outside: [String] = []
+        func check(_ window: Window) {
+            guard mapped.contains(window), let f = frames[window] else { return }
+            if f.y < 0 || f.y + f.height > 1080 { outside.append("\(f)") }
+        }
+        func handle(_ event: XEvent) {
+            switch event.type {
+            case CreateNotify:
+                let e = event.xcreatewindow
+                frames[e.window] = (Int(e.x), Int(e.y), Int(e.width), Int(e.height))
+                created.insert(e.window)
+            case ConfigureNotify:
+                let e = event.xconfigure
+                frames[e.window] = (Int(e.x), Int(e.y), Int(e.width), Int(e.height))
+                check(e.window)
+            case MapNotify:
+                mapped.insert(event.xmap.window)
+                if created.remove(event.xmap.window) != nil { shown += 1 }
+                check(event.xmap.window)
+            case UnmapNotify: mapped.remove(event.xunmap.window)
+            case DestroyNotify: mapped.remove(event.xdestroywindow.window)
+            default: break
+            }
+        }
+        // A process's end is no X event: between events, whether they all ended is looked at.
+        let deadline = Date().addingTimeInterval(Double(count) * 1.5 + 30)
+        while toasts.contains(where: { $0.child.isRunning }) {
+            guard Date() < deadline else { throw TestFailure("the toasts did not all end within their time") }
+            if let event = watcher.nextEvent(timeout: 0.2) { handle(event) }
+        }
+        while let event = watcher.nextEvent(timeout: 0) { handle(event) }
+        #expect(outside.count == 0, "a toast window past the monitor's edge, the first of them: \(outside.prefix(5))")
+        #expect(shown == count, "\(shown) of \(count) toasts showed")
+        for toast in toasts { #expect(try toast.wait().stdout == "expired\n") }
     }
 }

@@ -8,60 +8,92 @@ extension OnScreen {
     /// server.
     @Suite struct UndescribedDesktop {
         @Test func dwmsBarAndAFilmOnTheMonitorWithoutTheFocus() throws {
-            let server = try PrivateXServer(width: 3840, height: 1080)
-            try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
-            try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
-            let watcher = try XWatcher(display: server.name)
-            try runTool("xdotool", ["mousemove", "500", "500"], display: server.name)
-            let dwm = try Child(["dwm"], environment: ["DISPLAY": server.name])
-            defer { dwm.stop() }
-            // Its bars: override-redirect strips across the top of each monitor.
-            let bar = try watcher.waitFor("dwm's bars", timeout: 10) { () -> Int? in
-                let bars = watcher.stackingOrder().compactMap { window -> Int? in
-                    guard let a = watcher.attributes(window), a.override_redirect != 0, a.map_state == IsViewable, a.y == 0,
-                        a.width == 1920, a.height < 100
-                    else { return nil }
-                    return Int(a.height)
-                }
-                return bars.count == 2 ? bars[0] : nil
+            try withDwmAndAFilm(barToast: true) { server, watcher, film in
+                // A plain toast for L waits for the film (it used to show over it).
+                let later = try XToastProcess(
+                    ["--monitor", "L", "--duration", "0.3", "--fade-in", "0", "--fade-out", "0", "--print-outcome", "After the film"],
+                    display: server.name)
+                try waitUntilAside(watcher, pid: later.child.pid)
+                try expectNoToastMapped(watcher, for: 0.5)
+                film.requestFullscreen(false)
+                let shown = try #require(try watcher.waitForToasts().first)
+                #expect((watcher.geometry(shown)?.x ?? 9999) < 1920)
+                #expect(try later.wait().stdout == "expired\n")
             }
-
-            // A top toast sits 15 px below the bar, not in it.
-            let top = try XToastProcess(
-                ["--monitor", "L", "--position", "top", "--duration", "0.3", "Below the bar"], display: server.name)
-            let topWindow = try #require(try watcher.waitForToasts().first)
-            #expect(watcher.geometry(topWindow)?.y == bar + 15)
-            #expect(try top.wait().status == 0)
-
-            // A film fullscreen on L, then the focus on R with a window there.
-            let film = try TestClient(display: server.name, name: "film")
-            _ = try watcher.waitFor("the film managed", timeout: 5) { watcher.geometry(film.id)?.y == bar ? true : nil }
-            film.requestFullscreen(true)
-            _ = try watcher.waitFor("the film fullscreen", timeout: 5) { watcher.geometry(film.id)?.height == 1080 ? true : nil }
-            try runTool("xdotool", ["mousemove", "2500", "500"], display: server.name)
-            let terminal = try TestClient(display: server.name, name: "terminal")
-            _ = try watcher.waitFor("the terminal on R, active", timeout: 5) { () -> Bool? in
-                let active = watcher.longs(watcher.root, "_NET_ACTIVE_WINDOW", type: Atom(XA_WINDOW), limit: 1).first
-                return active == UInt(terminal.id) && (watcher.geometry(terminal.id)?.x ?? 0) >= 1920 ? true : nil
-            }
-            #expect(watcher.longs(watcher.root, "_NET_CLIENT_LIST_STACKING", type: Atom(XA_WINDOW)).isEmpty)
-
-            // A plain toast for L waits for the film (it used to show over it).
-            watcher.watchRootProperties()
-            let later = try XToastProcess(
-                ["--monitor", "L", "--duration", "0.3", "--fade-in", "0", "--fade-out", "0", "--print-outcome", "After the film"],
-                display: server.name)
-            try waitUntilAside(watcher, pid: later.child.pid)
-            let deadline = Date().addingTimeInterval(0.5)
-            while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
-                #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "a delayed toast showed over the film")
-            }
-            film.requestFullscreen(false)
-            let shown = try #require(try watcher.waitForToasts().first)
-            #expect((watcher.geometry(shown)?.x ?? 9999) < 1920)
-            #expect(try later.wait().stdout == "expired\n")
-            withExtendedLifetime((film, terminal)) {}
         }
+
+        /// Issue #28: the film's window destroyed (the player closed, not unfullscreened) ends
+        /// the wait as leaving fullscreen does.
+        @Test(arguments: [false, true])
+        func dwmAndAFilmDestroyed(unmappedFirst: Bool) throws {
+            try withDwmAndAFilm { server, watcher, film in
+                let later = try XToastProcess(
+                    ["--monitor", "L", "--duration", "0.3", "--fade-in", "0", "--fade-out", "0", "--print-outcome", "After the film"],
+                    display: server.name)
+                try waitUntilAside(watcher, pid: later.child.pid)
+                try expectNoToastMapped(watcher, for: 0.5)
+                film.destroy(unmappedFirst: unmappedFirst)
+                let shown = try #require(try watcher.waitForToasts().first)
+                #expect((watcher.geometry(shown)?.x ?? 9999) < 1920)
+                #expect(try later.wait().stdout == "expired\n")
+            }
+        }
+    }
+}
+
+/// Real dwm on a private server cut into two monitors, L and R; with `barToast`, a top toast on
+/// L is checked to sit below dwm's bar first. Then a film fullscreen on L and a terminal on R
+/// with the focus: `body` gets the film.
+private func withDwmAndAFilm(barToast: Bool = false, _ body: (PrivateXServer, XWatcher, TestClient) throws -> Void) throws {
+    let server = try PrivateXServer(width: 3840, height: 1080)
+    try runTool("xrandr", ["--setmonitor", "L", "1920/508x1080/286+0+0", "screen"], display: server.name)
+    try runTool("xrandr", ["--setmonitor", "R", "1920/508x1080/286+1920+0", "none"], display: server.name)
+    let watcher = try XWatcher(display: server.name)
+    try runTool("xdotool", ["mousemove", "500", "500"], display: server.name)
+    let dwm = try Child(["dwm"], environment: ["DISPLAY": server.name])
+    defer { dwm.stop() }
+    // Its bars: override-redirect strips across the top of each monitor.
+    let bar = try watcher.waitFor("dwm's bars", timeout: 10) { () -> Int? in
+        let bars = watcher.stackingOrder().compactMap { window -> Int? in
+            guard let a = watcher.attributes(window), a.override_redirect != 0, a.map_state == IsViewable, a.y == 0,
+                a.width == 1920, a.height < 100
+            else { return nil }
+            return Int(a.height)
+        }
+        return bars.count == 2 ? bars[0] : nil
+    }
+
+    if barToast {
+        // A top toast sits 15 px below the bar, not in it.
+        let top = try XToastProcess(["--monitor", "L", "--position", "top", "--duration", "0.3", "Below the bar"], display: server.name)
+        let topWindow = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.geometry(topWindow)?.y == bar + 15)
+        #expect(try top.wait().status == 0)
+    }
+
+    // A film fullscreen on L, then the focus on R with a window there.
+    let film = try TestClient(display: server.name, name: "film")
+    _ = try watcher.waitFor("the film managed", timeout: 5) { watcher.geometry(film.id)?.y == bar ? true : nil }
+    film.requestFullscreen(true)
+    _ = try watcher.waitFor("the film fullscreen", timeout: 5) { watcher.geometry(film.id)?.height == 1080 ? true : nil }
+    try runTool("xdotool", ["mousemove", "2500", "500"], display: server.name)
+    let terminal = try TestClient(display: server.name, name: "terminal")
+    _ = try watcher.waitFor("the terminal on R, active", timeout: 5) { () -> Bool? in
+        let active = watcher.longs(watcher.root, "_NET_ACTIVE_WINDOW", type: Atom(XA_WINDOW), limit: 1).first
+        return active == UInt(terminal.id) && (watcher.geometry(terminal.id)?.x ?? 0) >= 1920 ? true : nil
+    }
+    #expect(watcher.longs(watcher.root, "_NET_CLIENT_LIST_STACKING", type: Atom(XA_WINDOW)).isEmpty)
+    watcher.watchRootProperties()
+    try body(server, watcher, film)
+    withExtendedLifetime(terminal) {}
+}
+
+/// No toast is mapped for `seconds`. Absence has no event: half a second is many times what a
+/// toast takes to show.
+func expectNoToastMapped(_ watcher: XWatcher, for seconds: Double) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow), Date() < deadline {
+        #expect(!(event.type == MapNotify && watcher.isToast(event.xmap.window)), "a delayed toast showed over the film")
     }
 }
 

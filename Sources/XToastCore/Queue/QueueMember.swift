@@ -15,6 +15,7 @@
 ///                                           └▶ tickets ahead, in doubling batches, queue again
 ///                                              ─▶ still holds? ─▶ (mine after standing aside:
 ///                                              look behind) ─▶ turn
+///  placeInStack ─▶ grab, stack ─▶ facts ─▶ (fits: stack with us last, our box) ─▶ placed
 ///  leave ─▶ tell the replaced ─▶ rewrite each list without us ─▶ destroy the ticket
 /// ```
 public struct QueueMember: Sendable {
@@ -51,6 +52,8 @@ public struct QueueMember: Sendable {
         /// Our `_XTOAST_REPLACES`: the tickets we took the place of, for whoever replaces us.
         case replaces([UInt])
         case send(Command, to: UInt)
+        /// Hear these stacked tickets end or publish another box (`_XTOAST_SHOWN`).
+        case watchStack([UInt])
         /// Our `_XTOAST_SHOWN`.
         case shown(Shown)
         /// Destroy our ticket, and wait until the server has done so: the process exits next.
@@ -115,6 +118,8 @@ public struct QueueMember: Sendable {
         case ask(Question)
         /// The look is over: this is the turn.
         case turn(QueueProtocol.Turn)
+        /// A stacked toast's place: its shift on each of its monitors (nil: no room).
+        case placed([Int]?)
         /// The conversation is over.
         case done
     }
@@ -178,6 +183,8 @@ public struct QueueMember: Sendable {
         case readingPause(now: Double, again: Bool)
         /// The ticket just watched asked about again.
         case checkingWatch(now: Double)
+        /// A stacked toast taking its place, under the grab.
+        case placing(Placing)
     }
 
     enum AfterRewrite: Sendable {
@@ -264,6 +271,7 @@ public struct QueueMember: Sendable {
         case .readingPause(let now, let again):
             guard case .queueAndPause(_, let values) = answer else { return unexpected(answer) }
             return stackTurn(pause: Pause.reading(values, now: now), now: now, again: again)
+        case .placing(let placing): return continuePlacing(placing, answer)
         case .checkingWatch(let now):
             guard case .tickets(let found, _) = answer else { return unexpected(answer) }
             conversation = .none

@@ -33,7 +33,7 @@ extension Session {
         /// The pause (`xtoast --pause`) changed, or its end came: a toast standing aside looks
         /// again.
         case pauseChanged
-        /// A stacked toast before ours came, went or changed size.
+        /// A stacked toast placed before ours went or changed size.
         case stackChanged
         /// A stacked toast found no room on its monitor past the ones before it (after a
         /// `show`, instead of `shown`): it waits for one of them to go.
