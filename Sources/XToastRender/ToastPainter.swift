@@ -38,26 +38,15 @@ public final class ToastPainter {
         Size(width: boxSize.width + margins.left + margins.right, height: boxSize.height + margins.top + margins.bottom)
     }
 
-    /// Lays the content out. Throws only for an icon file or name that cannot be read.
+    /// Lays the content out. An icon that cannot be drawn is left out, with `iconWarning`.
     public init(content: ToastContent, style: Style, metrics: ToastMetrics) throws(RenderError) {
         self.style = style
         self.metrics = metrics
         let scale = metrics.scale
         func px(_ logical: Double) -> Int { Int((logical * scale).rounded()) }
         let iconSide = px(style.iconSize)
-        // A spinner takes the icon's place.
-        var icon: IconImage?
-        var iconWarning: String?
-        if !content.spinner, let wanted = content.icon ?? style.defaultIcon {
-            do {
-                icon = try IconImage.load(wanted, pixelSize: iconSide, theme: content.iconTheme)
-            } catch {
-                // Past its bound, or gone or changed since it was checked (a notification's icon
-                // is checked only here): the toast shows without it.
-                iconWarning = "\(error.description); showing the toast without it"
-            }
-        }
-        self.iconWarning = iconWarning
+        let icon: IconImage?
+        (icon, iconWarning) = Self.loadIcon(content, style: style, side: iconSide)
         hasSpinner = content.spinner
         let hasIcon = icon != nil || content.spinner
         let besideIcon = hasIcon && style.layout == .row ? iconSide + px(style.iconGap) : 0
@@ -86,32 +75,14 @@ public final class ToastPainter {
             height: (title?.size.height ?? 0) + titleGap + message.size.height + barGap + barHeight)
 
         var layout = Layout(title: title, message: message, icon: icon, progress: content.progress)
-        let padding = metrics.padding
-        var columnOrigin: Point
-        var box: Size
-        switch style.layout {
-        case .row:
-            let iconHeight = hasIcon ? iconSide : 0
-            let inner = Size(width: besideIcon + column.width, height: max(iconHeight, column.height))
-            box = metrics.boxSize(forText: inner)
-            box.width = min(max(box.width, px(style.minimumWidth)), metrics.maximumBoxSize.width)
-            let origin = Point(x: (box.width - inner.width) / 2, y: (box.height - inner.height) / 2)
-            layout.iconRect = Rect(x: origin.x, y: origin.y + (inner.height - iconHeight) / 2, width: iconSide, height: iconSide)
-            columnOrigin = Point(x: origin.x + besideIcon, y: origin.y + (inner.height - column.height) / 2)
-        case .hud:
-            // The HUD design: the icon's centre an eighth of the box above the middle, the
-            // text's a quarter below; the box grows (from 96×96) only when the content needs it.
-            let width = max(px(style.minimumWidth), max(hasIcon ? iconSide : 0, column.width) + 2 * padding)
-            let height = max(
-                metrics.minimumHeight, Int((4 * (Double(column.height) / 2 + Double(padding))).rounded(.up)),
-                Int((8.0 / 3 * (Double(iconSide) / 2 + Double(padding))).rounded(.up)))
-            let iconCentre = Point(x: width / 2, y: height / 2 - height / 8)
-            layout.iconRect = Rect(x: iconCentre.x - iconSide / 2, y: iconCentre.y - iconSide / 2, width: iconSide, height: iconSide)
-            columnOrigin = Point(x: (width - column.width) / 2, y: height / 2 + height / 4 - column.height / 2)
-            box = Size(width: min(width, metrics.maximumBoxSize.width), height: min(height, metrics.maximumBoxSize.height))
-        }
+        let frame = Self.frame(
+            column: column, iconSide: hasIcon ? iconSide : 0, besideIcon: besideIcon, style: style, metrics: metrics)
+        var box = frame.box
+        var columnOrigin = frame.columnOrigin
+        layout.iconRect = frame.iconRect
         // Buttons go in a row under everything else: the box grows down by the row (and widens
         // for it, with what is above staying centred).
+        let padding = metrics.padding
         if var row = ButtonRow(
             labels: content.buttons, style: style, scale: scale, maximumWidth: metrics.maximumBoxSize.width - 2 * padding)
         {
@@ -131,15 +102,56 @@ public final class ToastPainter {
         layout.messageOrigin = Point(x: columnOrigin.x + (column.width - message.size.width) / 2, y: messageTop)
         layout.barRect = Rect(x: columnOrigin.x, y: messageTop + message.size.height + barGap, width: column.width, height: barHeight)
         self.layout = layout
+        margins = Self.margins(for: style.shadow, scale: scale)
+    }
 
-        if let shadow = style.shadow {
-            let spread = Int((2 * shadow.radius * scale).rounded(.up))
-            let dx = px(shadow.offset.x)
-            let dy = px(shadow.offset.y)
-            margins = (max(spread - dx, 0), max(spread - dy, 0), max(spread + dx, 0), max(spread + dy, 0))
-        } else {
-            margins = (0, 0, 0, 0)
+    /// The icon to draw (a spinner takes its place), or why it is left out: past its bound, or
+    /// gone or changed since it was checked (a notification's icon is checked only here).
+    private static func loadIcon(_ content: ToastContent, style: Style, side: Int) -> (IconImage?, String?) {
+        guard !content.spinner, let wanted = content.icon ?? style.defaultIcon else { return (nil, nil) }
+        do {
+            return (try IconImage.load(wanted, pixelSize: side, theme: content.iconTheme), nil)
+        } catch {
+            return (nil, "\(error.description); showing the toast without it")
         }
+    }
+
+    /// The box around the text column and the icon, in the style's layout, with where each goes.
+    private static func frame(column: Size, iconSide: Int, besideIcon: Int, style: Style, metrics: ToastMetrics) -> (
+        box: Size, iconRect: Rect, columnOrigin: Point
+    ) {
+        func px(_ logical: Double) -> Int { Int((logical * metrics.scale).rounded()) }
+        let side = px(style.iconSize)
+        switch style.layout {
+        case .row:
+            let inner = Size(width: besideIcon + column.width, height: max(iconSide, column.height))
+            var box = metrics.boxSize(forText: inner)
+            box.width = min(max(box.width, px(style.minimumWidth)), metrics.maximumBoxSize.width)
+            let origin = Point(x: (box.width - inner.width) / 2, y: (box.height - inner.height) / 2)
+            let iconRect = Rect(x: origin.x, y: origin.y + (inner.height - iconSide) / 2, width: side, height: side)
+            return (box, iconRect, Point(x: origin.x + besideIcon, y: origin.y + (inner.height - column.height) / 2))
+        case .hud:
+            // The HUD design: the icon's centre an eighth of the box above the middle, the
+            // text's a quarter below; the box grows (from 96×96) only when the content needs it.
+            let padding = metrics.padding
+            let width = max(px(style.minimumWidth), max(iconSide, column.width) + 2 * padding)
+            let height = max(
+                metrics.minimumHeight, Int((4 * (Double(column.height) / 2 + Double(padding))).rounded(.up)),
+                Int((8.0 / 3 * (Double(side) / 2 + Double(padding))).rounded(.up)))
+            let iconCentre = Point(x: width / 2, y: height / 2 - height / 8)
+            let iconRect = Rect(x: iconCentre.x - side / 2, y: iconCentre.y - side / 2, width: side, height: side)
+            let box = Size(width: min(width, metrics.maximumBoxSize.width), height: min(height, metrics.maximumBoxSize.height))
+            return (box, iconRect, Point(x: (width - column.width) / 2, y: height / 2 + height / 4 - column.height / 2))
+        }
+    }
+
+    /// The room the shadow takes around the box: left, top, right, bottom.
+    private static func margins(for shadow: Shadow?, scale: Double) -> (left: Int, top: Int, right: Int, bottom: Int) {
+        guard let shadow else { return (0, 0, 0, 0) }
+        let spread = Int((2 * shadow.radius * scale).rounded(.up))
+        let dx = Int((shadow.offset.x * scale).rounded())
+        let dy = Int((shadow.offset.y * scale).rounded())
+        return (max(spread - dx, 0), max(spread - dy, 0), max(spread + dx, 0), max(spread + dy, 0))
     }
 
     /// Checks that an icon can be loaded (a file that reads as PNG, a name the theme has), so

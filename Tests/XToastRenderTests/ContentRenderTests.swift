@@ -239,7 +239,9 @@ struct ContentRenderTests {
 
     // MARK: Icon files
 
-    @Test("An icon file that is missing, empty, not a PNG or a directory is a RenderError, when laid out and when checked")
+    @Test(
+        "An icon file that is missing, empty, not a PNG or a directory is a RenderError when checked; laid out, the toast is without it, and says why"
+    )
     func badIconFiles() throws {
         let directory = try temporaryDirectory()
         defer { removeTree(directory, files: ["empty.png", "text.png", "folder.png"]) }
@@ -249,7 +251,9 @@ struct ContentRenderTests {
         defer { _ = rmdir(directory + "/folder.png") }
         for name in ["missing.png", "empty.png", "text.png", "folder.png"] {
             let icon = Icon.file(directory + "/" + name)
-            #expect(throws: RenderError.self, "\(name)") { try painter(ToastContent(message: "Built", icon: icon)) }
+            let laidOut = try painter(ToastContent(message: "Built", icon: icon))
+            #expect(laidOut.iconWarning?.hasSuffix("showing the toast without it") == true, "\(name)")
+            #expect(laidOut.boxSize == (try painter(ToastContent(message: "Built"))).boxSize, "\(name): room kept for an icon left out")
             #expect(throws: RenderError.self, "\(name)") { try ToastPainter.check(icon: icon) }
         }
         #expect(throws: RenderError.self) { try ToastPainter.check(icon: .named("xtoast-test-no-such-icon")) }
