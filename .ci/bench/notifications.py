@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Notify → first paint: an application's notification (libnotify's notify-send as the client)
 through `xtoast --notification-service` and through dunst, each warm (already running) and
-activated by the session bus (cold). Uses bench.py's server and firstpaint watcher; run after
+activated by the session bus (cold). Then a flood through the service: 2,000 notifications of
+150 KB sent at once, answered how soon, and the service's peak resident memory. Uses bench.py's server and firstpaint watcher; run after
 `make release` (`python3 .ci/bench/notifications.py`, RUNS=20 by default). No compositor: the
 first painted pixel is the same moment for both either way.
 """
@@ -22,7 +23,9 @@ def xtoast_bus(server):
         f.write(f"[D-BUS Service]\nName=org.freedesktop.Notifications\nExec={bench.XTOAST} --notification-service\n")
     with open(f"{bench.WORK}/bus.conf", "w") as f:
         f.write(f"""<busconfig><type>session</type><listen>unix:tmpdir=/tmp</listen><servicedir>{services}</servicedir>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>""")
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+<limit name="max_replies_per_connection">50000</limit><limit name="max_incoming_bytes">1000000000</limit>
+<limit name="max_outgoing_bytes">1000000000</limit></busconfig>""")
     env = dict(server.env, XTOAST_NOTIFICATION_IDLE=str(IDLE))
     out = subprocess.run(["dbus-daemon", f"--config-file={bench.WORK}/bus.conf", "--fork", "--print-address=1", "--print-pid=1"],
                          env=env, stdout=subprocess.PIPE, stderr=open(f"{bench.WORK}/bus.log", "w"), text=True,
@@ -43,6 +46,36 @@ def wait_until(condition, timeout=10):
         time.sleep(0.02)
 
 
+FLOOD = r"""
+import dbus, dbus.mainloop.glib, time
+from gi.repository import GLib
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+bus = dbus.SessionBus()
+server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                        "org.freedesktop.Notifications")
+answered, failed = [0], [0]
+start = time.monotonic()
+for n in range(2000):
+    server.Notify("flood", 0, "", "Flood %d" % n, "x" * 150000, [], {}, 100,
+                  reply_handler=lambda id: answered.__setitem__(0, answered[0] + 1),
+                  error_handler=lambda e: failed.__setitem__(0, failed[0] + 1))
+context = GLib.MainContext.default()
+while answered[0] + failed[0] < 2000 and time.monotonic() < start + 120:
+    context.iteration(True)
+took = time.monotonic() - start
+pid = int(bus.get_object("org.freedesktop.DBus", "/org/freedesktop/DBus").GetConnectionUnixProcessID(
+    "org.freedesktop.Notifications", dbus_interface="org.freedesktop.DBus"))
+status = dict(l.split(":", 1) for l in open("/proc/%d/status" % pid))
+print(answered[0], failed[0], "%.2f" % took, status["VmHWM"].split()[0], status["VmRSS"].split()[0])
+"""
+
+
+def flood(env):
+    """The flood through the service: answered, failed, seconds, peak and current RSS (kB)."""
+    # Debian's python3-dbus is importable from /usr/bin/python3 only.
+    return subprocess.run(["/usr/bin/python3", "-c", FLOOD], env=env, capture_output=True, text=True, timeout=180).stdout.split()
+
+
 def paint(env):
     return bench.first_paint_once(["notify-send", "-t", "30000", bench.TEXT], env)
 
@@ -54,6 +87,7 @@ def main():
     server = bench.Server(False)
     results = {"xtoast warm": [], "xtoast activated": [], "dunst warm": [], "dunst activated": []}
     bus_pid = None
+    flooded = []
     try:
         # dunst, activated by the bench's bus from its own service file, needs the display.
         subprocess.run(["dbus-update-activation-environment", "DISPLAY"], env=server.env, check=True)
@@ -88,6 +122,8 @@ def main():
             wait_until(lambda: has_owner(server.env))
             time.sleep(0.3)
             bench.progress(f"notifications: run {run + 1} of {runs}")
+        wait_until(lambda: not has_owner(xenv))
+        flooded = flood(xenv)
     finally:
         if bus_pid:
             os.kill(bus_pid, 15)
@@ -99,6 +135,11 @@ def main():
             print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} |")
         else:
             print(f"| {name} | – | – | – |")
+    if len(flooded) == 5:
+        answered, failed, took, peak, now = flooded
+        print("\n| 2,000 Notify of 150 KB at once (xtoast's service) | answered | refused | all answered in | peak RSS | RSS after |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        print(f"| xtoast | {answered} | {failed} | {took} s | {int(peak) / 1024:.1f} MB | {int(now) / 1024:.1f} MB |")
 
 
 if __name__ == "__main__":

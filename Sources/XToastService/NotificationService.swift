@@ -205,7 +205,7 @@ public final class NotificationService {
         if display.stillConnected() { return true }
         displayWatch = 0
         feed(.displayGone)
-        stop(1, nil)
+        stop(1, "lost the connection to the X server")
         return false
     }
 

@@ -226,7 +226,7 @@ extension Dispatcher: Machine {
             let closing = entries.keys.sorted().flatMap { id in closeEntry(id, .undefined) }
             line = []
             phase = .finished
-            return closing + [.warn("lost the connection to the X server"), .releaseName, .exit]
+            return closing + [.releaseName, .exit]
         }
     }
 
