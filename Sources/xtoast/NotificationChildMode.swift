@@ -9,9 +9,6 @@ import XToastX11
 /// and then waits for its command line on standard input; it tells the service when its place
 /// in the queue is on the server, and how the toast ended.
 enum NotificationChildMode {
-    /// Whether the service started this process.
-    nonisolated(unsafe) private(set) static var isOn = Environment.isSet(NotificationChild.environmentVariable)
-
     /// The display opened while waiting, until the command takes it.
     nonisolated(unsafe) private static var display: XDisplay?
 
@@ -22,7 +19,7 @@ enum NotificationChildMode {
     /// The service's first toast process, forked from it (`NotificationService.forkToastProcess`):
     /// a toast process from here on, as if started by exec. Its signals are the toast's again.
     static func runForked() -> Never {
-        isOn = true
+        Caller.becomeTheServicesToastProcess()
         Wakeups.blockHandledSignals()
         do {
             let command = try XToastCommand(arguments: arguments(forked: true))

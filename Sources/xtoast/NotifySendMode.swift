@@ -4,8 +4,8 @@ import XToastCore
 /// Invoked as `notify-send` (a link of that name, `make install NOTIFY_SEND=1`): notify-send's
 /// command line, read into xtoast's before anything else looks at it.
 enum NotifySendMode {
-    /// notify-send's invocation, nil when invoked as xtoast.
-    static let invocation: NotifySend.Invocation? = {
+    /// notify-send's invocation, nil when invoked as xtoast (`Caller.decide` asks, once).
+    static func invocation() -> NotifySend.Invocation? {
         guard let name = CommandLine.arguments.first?.split(separator: "/").last, name == "notify-send" else { return nil }
         do throws(OptionError) {
             return try NotifySend.invocation(Array(CommandLine.arguments.dropFirst()), newID: Int(getpid()))
@@ -13,14 +13,11 @@ enum NotifySendMode {
             // notify-send's own status for a command line it cannot read.
             die("notify-send: \(error.message)", status: ExitStatus.failure)
         }
-    }()
+    }
 
-    static var isOn: Bool { invocation != nil }
-
-    /// The command line xtoast reads: its own, or the one notify-send's was turned into. Help
-    /// and version are notify-send's; `-p` prints the id before the toast is sent.
-    static var arguments: [String] {
-        guard let invocation else { return Array(CommandLine.arguments.dropFirst()) }
+    /// The command line notify-send's was turned into. Help and version are notify-send's; `-p`
+    /// prints the id before the toast is sent.
+    static func arguments(_ invocation: NotifySend.Invocation) -> [String] {
         switch invocation.mode {
         case .help:
             Output.write(NotifySend.help)

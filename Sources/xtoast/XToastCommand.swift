@@ -184,7 +184,7 @@ struct XToastCommand {
     private func settleIcon(_ sources: inout Sources) throws(CommandError) {
         // A notification's toast checks its icon once its place in the queue is taken (the
         // painter leaves out what it cannot draw): a slow icon holds no other notification.
-        guard let icon = sources.settings.icon, !NotificationChildMode.isOn else { return }
+        guard let icon = sources.settings.icon, !Caller.isNotificationService else { return }
         do {
             if let chatter = try ToastPainter.check(icon: icon, theme: sources.iconTheme) { warn("icon: \(chatter)") }
         } catch {
@@ -194,11 +194,11 @@ struct XToastCommand {
                 sources.settings.icon = nil
                 return
             }
-            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || NotifySendMode.isOn || iconFromHistory
+            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || Caller.isNotifySend || iconFromHistory
             else {
                 throw .failure(error.description)
             }
-            let source = iconFromHistory ? "history" : NotifySendMode.isOn ? "notify-send" : "\(origin.source)"
+            let source = iconFromHistory ? "history" : Caller.isNotifySend ? "notify-send" : "\(origin.source)"
             warn("\(source): icon: \(error.description); showing the toast without it")
             sources.settings.icon = nil
         }
@@ -307,7 +307,7 @@ struct XToastCommand {
             // The session (and with it the window) is gone before the status is returned.
             let session = try ToastSession(toast, display: display, wakeups: wakeups, warn: warn)
             let queued: (() -> Void)? =
-                Detach.isChild ? { Detach.queued() } : NotificationChildMode.isOn ? { NotificationChildMode.queued() } : nil
+                Detach.isChild ? { Detach.queued() } : Caller.isNotificationService ? { NotificationChildMode.queued() } : nil
             outcome = try session.run(queued: queued)
             commandStatus = session.commandStatus
             clickTime = session.clickTime
@@ -322,7 +322,7 @@ struct XToastCommand {
             throw .failure(String(describing: error))
         }
         if settings.printOutcome { Output.write(outcome.word(action: settings.action) + "\n") }
-        if let notifySend = NotifySendMode.invocation {
+        if case .notifySend(let notifySend) = Caller.current {
             // notify-send prints the action chosen (its buttons are ours), and its status does
             // not depend on it.
             if case .button(let index) = outcome, notifySend.actions.indices.contains(index) {
@@ -332,7 +332,7 @@ struct XToastCommand {
         }
         // A button's label is the answer, on standard output.
         if case .button(let index) = outcome, settings.buttons.indices.contains(index) { Output.write(settings.buttons[index] + "\n") }
-        if NotificationChildMode.isOn { NotificationChildMode.report(clickTime: clickTime) }
+        if Caller.isNotificationService { NotificationChildMode.report(clickTime: clickTime) }
         // With --run, the command's status is ours.
         return commandStatus ?? outcome.exitStatus(action: settings.action)
     }

@@ -21,7 +21,7 @@ func printError(_ line: String) {
 /// thousands of malformed messages, and a flood into a pipe nobody reads would stall the toast.
 func warn(_ message: String) {
     // As notify-send, markup that does not parse is shown plain without a word, as daemons do.
-    if NotifySendMode.isOn && message == ToastPainter.markupWarning { return }
+    if Caller.isNotifySend && message == ToastPainter.markupWarning { return }
     if Warnings.shouldPrint(message) { printError("xtoast: warning: \(message)") }
 }
 
@@ -49,9 +49,11 @@ Output.occupyClosedStandardDescriptors()
 signal(SIGPIPE, SIG_IGN)
 signal(SIGXFSZ, SIG_IGN)
 
-// 1. The command line alone, then everything else: see XToastCommand.
+// 1. Whom this process answers to, once; its command line alone, then everything else: see
+//    XToastCommand.
+Caller.decide()
 do {
-    let command = try XToastCommand(arguments: NotificationChildMode.isOn ? NotificationChildMode.arguments() : NotifySendMode.arguments)
+    let command = try XToastCommand(arguments: Caller.arguments())
     exit(try command.run())
 } catch {
     die(error.message, status: error.status)
