@@ -12,7 +12,7 @@ import XToastCore
 /// end comes as no event: its holder's window going does) and the screen saver
 /// (ScreenSaverNotify): any of them makes the session look again. A toast on screen watches the
 /// screen saver from its first frame; a locker mapped over it comes with the root's
-/// SubstructureNotify (`Showing`), unasked.
+/// SubstructureNotify (`WindowSet`), unasked.
 final class LockWatch {
     private let display: XDisplay
     /// The windows that covered the toast's monitors at the last look.

@@ -35,23 +35,23 @@ extension ToastSession {
         case .reschedule:
             // "09:00" now means 09:00 in the new zone.
             if let instant = request.rescheduleAfterZoneChange?() { try? wakeups.schedule(.at(instant)) }
-        case .joinSchedule: coordinator.joinSchedule()
-        case .leaveSchedule: coordinator.leaveSchedule()
+        case .joinSchedule: queue.joinSchedule()
+        case .leaveSchedule: queue.leaveSchedule()
         case .join:
-            if request.stack { coordinator.joinStack() } else { coordinator.register() }
+            if request.stack { queue.joinStack() } else { queue.register() }
             XFlush(display.pointer)
         case .queued: tell(queued)
         case .lookAtTurn: looksAtTurn = true
-        case .rejoin: coordinator.rejoin()
+        case .rejoin: queue.rejoin()
         case .watch(let ticket):
             // Gone already: the machine looked again.
-            if let turn = coordinator.watch(Window(ticket)) { return [.turn(turn)] }
-        case .standAsideInPlace: coordinator.standAsideInPlace()
+            if let turn = queue.watch(Window(ticket)) { return [.turn(turn)] }
+        case .standAsideInPlace: queue.standAsideInPlace()
         case .lookAgain(let until): wakeups.armPauseEnd(at: Double(until))
         case .standAside(let until):
-            coordinator.standAside()
+            queue.standAside()
             wakeups.armPauseEnd(at: until.map(Double.init))
-        case .leave: coordinator.leave()
+        case .leave: queue.leave()
         default: break
         }
         return []
@@ -82,7 +82,7 @@ extension ToastSession {
         case .announce(let progress):
             guard let showing else { break }
             let setUp = showing.isSetUp ? [] : try finishSetUp(showing)
-            coordinator.announceShown(at: showing.windows[0].currentBox, progress: progress)
+            queue.announceShown(at: showing.windows[0].currentBox, progress: progress)
             if shownAt == nil { shownAt = Clock.wall() }
             // Drawn over the old one: now the old one can go.
             retiring = nil

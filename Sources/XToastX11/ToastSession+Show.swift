@@ -13,7 +13,7 @@ extension ToastSession {
         fresh = view
         let composited = view.composited ?? display.compositorIsRunning()
         let reducesMotion = composited && request.followsReducedMotion && display.reducesMotion(manager: view.settingsManager)
-        return Session.Screen(composited: composited, reducesMotion: reducesMotion, replacing: coordinator.replacedRect != nil)
+        return Session.Screen(composited: composited, reducesMotion: reducesMotion, replacing: queue.replacedRect != nil)
     }
 
     /// The monitors the toast goes on, and their docks, asked now.
@@ -26,7 +26,7 @@ extension ToastSession {
     /// placed before it.
     func stackShift(on monitor: Monitor) -> Int {
         guard request.stack else { return 0 }
-        return Stack.shift(past: coordinator.stackedBoxes(), on: monitor.rect, gap: stackGap)
+        return Stack.shift(past: queue.stackedBoxes(), on: monitor.rect, gap: stackGap)
     }
 
     /// Pixels between stacked toasts (`--stack-gap`, scaled).
@@ -41,7 +41,7 @@ extension ToastSession {
     /// Returns nil, mapping nothing, when a stacked toast finds no room on a monitor.
     func show(
         _ content: ToastContent, on timeline: Timeline, composited: Bool, morphingFrom old: Rect?, progress oldProgress: Double?
-    ) throws(X11Error) -> Showing? {
+    ) throws(X11Error) -> WindowSet? {
         let style = request.style
         let view: StartingView
         if let fresh { view = fresh } else { view = try askView() }
@@ -49,9 +49,9 @@ extension ToastSession {
         let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
         // The docks' struts were asked with the monitors and have travelled since.
         let targets = view.panels.resolve().apply(to: view.targets, screen: display.screenSize)
-        let start = old ?? coordinator.replacedRect
+        let start = old ?? queue.replacedRect
         // The bar moves from the replaced toast's value to ours.
-        let startProgress = old != nil ? oldProgress : coordinator.replacedProgress
+        let startProgress = old != nil ? oldProgress : queue.replacedProgress
         let laidOut = try targets.map { monitor throws(X11Error) in
             let metrics = ToastMetrics(style: style, scale: scale, monitor: monitor.workArea.size)
             let painter: ToastPainter
@@ -72,7 +72,7 @@ extension ToastSession {
         let shifts: [Int]
         if request.stack && old == nil {
             let placing = QueueMember.Placing(spots: laidOut.map(\.spot), gap: stackGap, progress: content.progress?.percent)
-            guard let placed = coordinator.placeInStack(placing) else { return nil }
+            guard let placed = queue.placeInStack(placing) else { return nil }
             shifts = placed
         } else {
             shifts = targets.map(stackShift)
@@ -87,11 +87,11 @@ extension ToastSession {
         }
         // Windows mapped or raised over ours arrive as SubstructureNotify on the root.
         display.listenOnRoot(PropertyChangeMask | SubstructureNotifyMask, as: .windows)
-        let showing = Showing(
+        let showing = WindowSet(
             display: display, windows: windows, monitors: targets, shifts: shifts, direction: style.position.stackDirection,
             slideDuration: style.stackSlideDuration, slideEasing: style.transitionEasing, compositorEvent: compositorEvent)
         showing.spots = zip(laidOut, shifts).map { laid, shift in
-            Showing.Spot(
+            WindowSet.Spot(
                 size: laid.spot.size, position: laid.spot.position, margin: laid.spot.margin, offset: laid.spot.offset(shift: shift))
         }
         // New windows start not hovered: the pointer must move onto them (a toast that appears
@@ -107,7 +107,7 @@ extension ToastSession {
     /// What a toast needs only once its first frame is out, asked then so that the first frame
     /// waits for fewer round trips: the monitor's refresh rate, and news of compositors. Both
     /// go to the session: the events to tell it.
-    func finishSetUp(_ showing: Showing) throws(X11Error) -> [Session.Event] {
+    func finishSetUp(_ showing: WindowSet) throws(X11Error) -> [Session.Event] {
         let monitor = showing.monitors[0].rect
         // Known refresh rates are kept: an update on the same monitor asks nothing.
         let interval = frameIntervals[monitor] ?? 1 / (display.refreshRate(of: monitor) ?? Self.fallbackRefreshRate)

@@ -13,7 +13,7 @@ public final class ToastSession {
     let request: ToastRequest
     let display: XDisplay
     let wakeups: Wakeups
-    let coordinator: Coordinator
+    let queue: QueueStore
     let warn: (String) -> Void
     /// The machine this carries out, and the order it is run in.
     var driver: SessionDriver
@@ -40,9 +40,9 @@ public final class ToastSession {
     /// Called once our place is on the server (`--detach`).
     var queued: (() -> Void)?
     /// The windows on screen.
-    var showing: Showing?
+    var showing: WindowSet?
     /// The toast being replaced by a new one, kept until the new one is drawn over it.
-    var retiring: Showing?
+    var retiring: WindowSet?
     /// Work asked for by a batch of events, done once after it.
     var looksAtTurn = false
     var restacks = false
@@ -98,7 +98,7 @@ public final class ToastSession {
         case .after(let seconds): at = Int(Clock.wall() + seconds)
         case .now: at = nil
         }
-        coordinator = Coordinator(
+        queue = QueueStore(
             display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil,
             buttons: request.content.buttons, urgent: request.urgent, warn: warn)
     }
@@ -124,9 +124,9 @@ public final class ToastSession {
     /// shows the toast and returns how it ended.
     public func run(queued: (() -> Void)? = nil) throws(X11Error) -> Outcome {
         // Nobody follows the root's lists: a queued toast waits for the ticket ahead of it
-        // (`Coordinator.turn`), a stacked one for the boxes placed before it
-        // (`Coordinator.affectsStack`).
-        defer { coordinator.leave() }
+        // (`QueueStore.turn`), a stacked one for the boxes placed before it
+        // (`QueueStore.affectsStack`).
+        defer { queue.leave() }
         self.queued = queued
         input = request.followStandardInput ? LineReader(descriptor: 0) : nil
         try feed(.start)
@@ -181,7 +181,7 @@ public final class ToastSession {
     private func finishBatch() throws(X11Error) {
         while looksAtTurn && session.outcome == nil && XEventsQueued(display.pointer, QueuedAlready) == 0 {
             looksAtTurn = false
-            try feed(.turn(coordinator.turn()))
+            try feed(.turn(queue.turn()))
         }
         if restacks, let showing {
             restacks = false
@@ -218,7 +218,7 @@ public final class ToastSession {
 
     /// An X event in the session's terms, if it means anything to it.
     private func translate(_ event: inout XEvent) -> Session.Event? {
-        if let (command, argument) = coordinator.command(in: &event) {
+        if let (command, argument) = queue.command(in: &event) {
             let buttons = request.content.buttons.count
             guard let translated = Press.event(command, argument: argument, buttons: buttons) else {
                 warn("ignored a press of button \(argument): this toast has \(buttons)")
@@ -226,9 +226,9 @@ public final class ToastSession {
             }
             return translated
         }
-        if request.stack && coordinator.affectsStack(&event) { return .stackChanged }
-        if coordinator.affectsTurn(&event) { return .queueChanged }
-        if coordinator.affectsPause(&event) { return .pauseChanged }
+        if request.stack && queue.affectsStack(&event) { return .stackChanged }
+        if queue.affectsTurn(&event) { return .queueChanged }
+        if queue.affectsPause(&event) { return .pauseChanged }
         if watchesFullscreen && fullscreenWatch.affects(event) { return .fullscreenChanged }
         if lockWatch.affects(event) { return .lockChanged }
         if idleWatch.handle(event) { return .userReturned }
@@ -264,6 +264,6 @@ public final class ToastSession {
     /// replacements read where we are).
     func announceMove(of box: Rect) {
         guard session.isAnnounced else { return }
-        coordinator.announceShown(at: box, progress: session.content.progress?.percent)
+        queue.announceShown(at: box, progress: session.content.progress?.percent)
     }
 }

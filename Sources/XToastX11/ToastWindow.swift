@@ -82,7 +82,7 @@ final class ToastWindow {
         attributes.border_pixel = 0
         attributes.save_under = 1
         // Crossing and motion events tell the pointer is over it (pause on hover, PointerWatch).
-        // The release too: a click counts when the button comes up (`Showing`).
+        // The release too: a click counts when the button comes up (`WindowSet`).
         attributes.event_mask = ExposureMask | ButtonPressMask | ButtonReleaseMask | PointerWatch.windowEventMask
         var mask = UInt(CWOverrideRedirect | CWColormap | CWBorderPixel | CWEventMask | CWSaveUnder)
         if composited {

@@ -116,9 +116,9 @@ public final class XDisplay {
     /// The parts of xtoast that listen to the root, each with a mask of its own: X keeps one
     /// mask per client and window, so each part's is kept here and the root gets the union.
     public enum RootListener: Hashable {
-        /// The queue's lists and the pause (`Coordinator`), the stack.
+        /// The queue's lists and the pause (`QueueStore`), the stack.
         case queue
-        /// Windows mapped or raised over the toast on screen, docks coming and going (`Showing`).
+        /// Windows mapped or raised over the toast on screen, docks coming and going (`WindowSet`).
         case windows
         /// The lock's end while a locker's grabs decided (`LockWatch`).
         case lock

@@ -23,7 +23,7 @@ struct QueueWorld {
         case destroyed(UInt)
         case touched(UInt)
         case pauseChanged
-        case command(Command)
+        case command(RemoteCommand)
         /// The fullscreen window went (for those standing aside for it).
         case fullscreenEnded
     }

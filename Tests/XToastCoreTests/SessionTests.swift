@@ -517,8 +517,8 @@ struct SessionTests {
 
     @Test(
         "A command from another xtoast ends a toast wherever it waits or shows",
-        arguments: [(Command.dismiss, Outcome.dismissed), (.replaced, .replaced)])
-    func remoteCommands(command: Command, outcome: Outcome) {
+        arguments: [(RemoteCommand.dismiss, Outcome.dismissed), (.replaced, .replaced)])
+    func remoteCommands(command: RemoteCommand, outcome: Outcome) {
         var waiting = VirtualSession(Self.plan())
         waiting.turn = .waitFor(3)
         waiting.send(.start)

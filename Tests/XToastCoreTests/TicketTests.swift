@@ -117,15 +117,15 @@ struct TicketTests {
         #expect(Ticket.isValidTag(tag) == expected)
     }
 
-    @Test("Command numbers are part of the protocol", arguments: [(1, Command.dismiss), (2, .replaced), (3, .press)])
-    func commandNumbers(number: Int, command: Command) {
+    @Test("Remote command numbers are part of the protocol", arguments: [(1, RemoteCommand.dismiss), (2, .replaced), (3, .press)])
+    func commandNumbers(number: Int, command: RemoteCommand) {
         #expect(command.rawValue == number)
-        #expect(Command(rawValue: number) == command)
+        #expect(RemoteCommand(rawValue: number) == command)
     }
 
     @Test("Unknown command numbers are not commands", arguments: [0, 4, -1, Int.max])
     func unknownCommands(number: Int) {
-        #expect(Command(rawValue: number) == nil)
+        #expect(RemoteCommand(rawValue: number) == nil)
     }
 
     /// Any X client can write anything to a ticket window, so decoding must survive any bytes.

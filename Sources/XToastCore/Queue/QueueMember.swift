@@ -3,7 +3,7 @@
 ///
 /// Each conversation with the server is a run of `Step`s: a step is the writes to send (nothing
 /// waited for) and then, at most, one `Question`, answered by one batch of requests. The store
-/// on the X side (`Coordinator`) carries the writes out and calls `answer(_:)` with what the
+/// on the X side (`QueueStore`) carries the writes out and calls `answer(_:)` with what the
 /// server said; a fake server in the tests does the same, one request at a time, so that other
 /// clients can act between any two of them. The rules themselves are `QueueProtocol`'s.
 ///
@@ -51,7 +51,7 @@ public struct QueueMember: Sendable {
         case write(List, [UInt])
         /// Our `_XTOAST_REPLACES`: the tickets we took the place of, for whoever replaces us.
         case replaces([UInt])
-        case send(Command, to: UInt)
+        case send(RemoteCommand, to: UInt)
         /// Hear these stacked tickets end or publish another box (`_XTOAST_SHOWN`).
         case watchStack([UInt])
         /// Our `_XTOAST_SHOWN`.

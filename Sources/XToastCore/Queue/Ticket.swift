@@ -107,7 +107,7 @@ public struct Ticket: Equatable, Sendable {
 }
 
 /// Commands one xtoast process sends another in a `_XTOAST_COMMAND` client message.
-public enum Command: Int, Sendable {
+public enum RemoteCommand: Int, Sendable {
     /// Close the toast now (or drop it from the queue): outcome `dismissed`.
     case dismiss = 1
     /// A toast with the same tag has taken this one's place: outcome `replaced`.

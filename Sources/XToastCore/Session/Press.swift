@@ -40,7 +40,7 @@ public enum Press {
     }
 
     /// A command from another xtoast as the session's event: a press is a click.
-    public static func event(_ command: Command, argument: Int, buttons: Int) -> Session.Event? {
+    public static func event(_ command: RemoteCommand, argument: Int, buttons: Int) -> Session.Event? {
         guard command == .press else { return .remote(command) }
         return click(argument: argument, buttons: buttons).map { .click($0) }
     }

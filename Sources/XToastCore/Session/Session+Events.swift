@@ -41,7 +41,7 @@ extension Session {
         /// After a `restack`: the windows slide to their new place until then (nil: nothing moves).
         case sliding(until: Double?)
         /// A command from another xtoast (`--dismiss`, a toast with our tag).
-        case remote(Command)
+        case remote(RemoteCommand)
         /// A click on the toast (`.clicked`) or on one of its buttons.
         case click(Outcome)
         /// Another window came over ours.

@@ -15,7 +15,7 @@ import XToastSystem
 /// What to ask and write, and what it means, is `QueueMember`'s (in XToastCore, where the
 /// simulations drive it); this is its store: it carries out the writes and answers each
 /// question with one batch of requests.
-final class Coordinator {
+final class QueueStore {
     let display: XDisplay
     /// Our ticket window.
     let ticket: Window
@@ -238,10 +238,10 @@ final class Coordinator {
 
     /// A command sent to our ticket and its argument (`data.l[1]`, a press's button), if the
     /// event is one (malformed ones are ignored).
-    func command(in event: inout XEvent) -> (Command, argument: Int)? {
+    func command(in event: inout XEvent) -> (RemoteCommand, argument: Int)? {
         guard event.type == ClientMessage, event.xclient.window == ticket, event.xclient.message_type == display.atoms.command
         else { return nil }
-        guard event.xclient.format == 32, let command = Command(rawValue: Int(event.xclient.data.l.0)) else {
+        guard event.xclient.format == 32, let command = RemoteCommand(rawValue: Int(event.xclient.data.l.0)) else {
             warn("ignored a malformed _XTOAST_COMMAND message")
             return nil
         }
@@ -254,7 +254,7 @@ final class Coordinator {
         converse(member.announceShown(QueueMember.Shown(box: box, progress: progress)))
     }
 
-    func send(_ command: Command, to window: Window) { display.send(command, to: window) }
+    func send(_ command: RemoteCommand, to window: Window) { display.send(command, to: window) }
 
     /// A ticket's `_XTOAST_SHOWN`, if its toast is on screen.
     private func shown(of window: Window) -> QueueMember.Shown? {
@@ -274,7 +274,7 @@ extension XDisplay {
     }
 
     /// Sends `command` to the live tickets that `select` picks from the queue; returns how many.
-    public func send(_ command: Command, in list: Atom? = nil, selecting select: ([(Window, Ticket)]) -> [(Window, Ticket)]) -> Int {
+    public func send(_ command: RemoteCommand, in list: Atom? = nil, selecting select: ([(Window, Ticket)]) -> [(Window, Ticket)]) -> Int {
         let targets = select(liveTickets(in: readList(list ?? atoms.queue)))
         for (window, _) in targets { send(command, to: window) }
         XSync(pointer, 0)
@@ -288,7 +288,7 @@ extension XDisplay {
     }
 
     /// Sends `command` (with `argument`, a press's button) to a ticket window's owner.
-    func send(_ command: Command, to window: Window, argument: Int = 0) {
+    func send(_ command: RemoteCommand, to window: Window, argument: Int = 0) {
         var event = XEvent()
         event.xclient.type = ClientMessage
         event.xclient.window = window

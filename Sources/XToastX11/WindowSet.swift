@@ -4,7 +4,7 @@ import XToastRender
 
 /// A toast on screen: its windows, where they are and where they move. When to draw, when to
 /// move and whether to blend are the session's (`Session`); this carries it out.
-final class Showing {
+final class WindowSet {
     let display: XDisplay
     let windows: [ToastWindow]
     let monitors: [Monitor]
