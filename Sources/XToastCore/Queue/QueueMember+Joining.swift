@@ -94,11 +94,11 @@ extension QueueMember {
         // the queue changes, so that it reads its command before it finds itself missing from
         // the queue (and does not join again).
         for old in replaces where !onScreen.contains(old) { writes.append(.send(.replaced, to: old)) }
-        checksBehind = checksBehind || plan.checksBehind
+        if plan.checksBehind { behind = max(behind, .mayBePassed) }
         if plan.inheritsThrough {
             // Marked before the queue has us: a held toast ahead that looks behind itself later
             // sees the update that will be drawn over a toast on screen.
-            inheritedThrough = true
+            if through == .no { through = .inherited }
             ticket.pause = .through
             writes.append(.ticket(ticket))
         }

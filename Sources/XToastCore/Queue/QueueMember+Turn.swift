@@ -23,7 +23,7 @@ extension QueueMember {
     /// During a pause it listens for the pause to change before it reads it again, so that no
     /// change is missed; without one it listens to nothing (the root changes often).
     mutating func stackTurn(pause: Pause?, now: Double, again: Bool) -> Step {
-        guard let pause, !through else {
+        guard let pause, !goesThrough else {
             conversation = .none
             return Step([], .turn(.mine))
         }
@@ -83,8 +83,8 @@ extension QueueMember {
         let ahead = QueueProtocol.ahead(of: me, in: look.queue)
         var needed = false
         let turn = QueueProtocol.turn(
-            ahead: ahead, tag: ticket.tag, replacing: Set(replaces), pause: look.pause, through: through,
-            passesAside: !stoodAsideInPlace
+            ahead: ahead, tag: ticket.tag, replacing: Set(replaces), pause: look.pause, through: goesThrough,
+            passesAside: behind != .stoodAsideInPlace
         ) { entry in
             guard let known = look.known[entry] else {
                 needed = true
@@ -166,18 +166,18 @@ extension QueueMember {
     /// so that no change is missed) or, going through it, say so before looking.
     mutating func prepareForPause() -> [Write] {
         var writes: [Write] = []
-        if !through && !listensToPause {
+        if !goesThrough && !listensToPause {
             listensToPause = true
             writes.append(.listenToPause)
         }
-        if through && ticket.pause != .through { writes += mark(.through) }
+        if goesThrough && ticket.pause != .through { writes += mark(.through) }
         return writes
     }
 
     /// Stands aside for a pause: the ticket is marked held, so that toasts behind may pass it
     /// while the pause lasts; before it shows, it looks behind itself.
     public mutating func standAside() -> [Write] {
-        checksBehind = true
+        behind = max(behind, .mayBePassed)
         return ticket.pause == .held ? [] : mark(.held)
     }
 
@@ -186,8 +186,7 @@ extension QueueMember {
     /// us); `lookAtTurn` clears the mark once the window has gone, and the toast looks behind itself before it
     /// shows, as one that held for a pause does.
     public mutating func standAsideInPlace() -> [Write] {
-        checksBehind = true
-        stoodAsideInPlace = true
+        behind = .stoodAsideInPlace
         return ticket.pause == .aside ? [] : mark(.aside)
     }
 

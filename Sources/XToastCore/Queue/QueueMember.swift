@@ -138,28 +138,49 @@ public struct QueueMember: Sendable {
     public internal(set) var lists: Set<List> = []
     /// Our ticket is gone: nothing more is said.
     public internal(set) var hasLeft = false
-    /// Whether the toast goes through a pause (`--urgent`), or took over from one that did.
-    let urgent: Bool
-    var inheritedThrough = false
-    /// A toast behind may have passed ours during a pause: ours stood aside (or took the place
-    /// of a waiting one), so it looks behind before it shows.
-    var checksBehind = false
+    /// Whether the toast goes through a pause.
+    var through: Through
+    /// What ours must do about the toasts behind it before it shows.
+    var behind = Behind.inOrder
     /// The root's property changes reach us (to hear the pause change).
     var listensToPause = false
-    /// Ours stood aside in its place (a fullscreen window, a locked screen): coming back, it passes no toast that stands
-    /// aside ahead of it (they come back too, in their order).
-    var stoodAsideInPlace = false
     /// Tickets behind marked `through` and not on screen, by the wall-clock time we first found
     /// them so: each is waited for at most `QueueProtocol.passerGrace`.
     var passersSeen: [UInt: Double] = [:]
     var conversation = Conversation.none
 
-    var through: Bool { urgent || inheritedThrough }
+    /// Whether a toast goes through a pause.
+    enum Through: Equatable, Sendable {
+        /// It waits for the pause's end, as toasts do.
+        case no
+        /// It is urgent (`--urgent`, a critical notification).
+        case urgent
+        /// It took over from a toast that went through (an update of one on screen).
+        case inherited
+    }
+
+    /// What ours must do about the toasts behind it before it shows, from what it did meanwhile.
+    enum Behind: Int, Comparable, Sendable {
+        /// It never stood aside: nobody behind passed it.
+        case inOrder
+        /// It stood aside for a pause, or took the place of a waiting toast: one behind may have
+        /// passed it, so it looks behind before it shows.
+        case mayBePassed
+        /// It stood aside in its place (a fullscreen window, a locked screen): it looks behind,
+        /// and coming back it passes no toast that stands aside ahead of it (they come back too,
+        /// in their order).
+        case stoodAsideInPlace
+
+        static func < (a: Behind, b: Behind) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    var goesThrough: Bool { through != .no }
+    var checksBehind: Bool { behind != .inOrder }
 
     public init(me: UInt, ticket: Ticket, urgent: Bool = false) {
         self.me = me
+        through = urgent ? .urgent : .no
         self.ticket = ticket
-        self.urgent = urgent
     }
 
     /// How many times a look starts again after the queue changed under it, at most: each new
