@@ -4,32 +4,43 @@ import XToastCore
 import XToastSystem
 
 /// The pictures applications send as `image-data`, written as PNGs for the toasts' `--icon`, no
-/// larger than a toast draws them: in a folder of this service's own (mode 0700, under
-/// `$XDG_RUNTIME_DIR`, else the temporary folder), each file removed when its notification ends
-/// and the folder when the service exits.
+/// larger than a toast draws them: in the service's folder (`$XDG_RUNTIME_DIR/xtoast/pictures`,
+/// the user's alone), each file removed when its notification ends, which may be after this
+/// service has gone (a kept notification keeps its picture: the next service removes it).
 final class ImageFiles {
-    let folder: String?
+    let folder: String
     private var count = 0
 
-    init() {
-        let base = Environment.value("XDG_RUNTIME_DIR") ?? Environment.value("TMPDIR")
-        var template = Array("\(base ?? "/tmp")/xtoast-notifications-XXXXXX".utf8CString)
-        folder = template.withUnsafeMutableBufferPointer { buffer in
-            guard let baseAddress = buffer.baseAddress, mkdtemp(baseAddress) != nil else { return nil }
-            return String(cString: baseAddress)
+    init(folder: String = "\(NotificationIDs.folder)/pictures") { self.folder = folder }
+
+    /// Removes the pictures older than `age` seconds that no kept notification has: a service
+    /// that was killed left them.
+    func sweep(olderThan age: Int, keeping kept: Set<String>) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        let now = Int(Clock.wall())
+        var looked = 0
+        while looked < KeptNotifications.fileCountLimit, let entry = readdir(directory) {
+            looked += 1
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasSuffix(".png") else { continue }
+            let path = "\(folder)/\(name)"
+            var status = stat()
+            guard !kept.contains(path), lstat(path, &status) == 0, now - Int(status.st_mtim.tv_sec) > age else { continue }
+            unlink(path)
         }
     }
-
-    deinit { if let folder { rmdir(folder) } }
 
     /// Writes `image` for notification `id`, no larger than `NotificationImage.pictureSide` each
     /// way (a toast never draws it larger; a picture near the 16 MiB bound would otherwise make
     /// a PNG past the toast's own bound): the file's path, or why not.
     func write(_ image: NotificationImage, id: UInt32) throws(NotificationImage.Problem) -> String {
         var pixels = try image.premultipliedARGB()
-        guard let folder else { throw NotificationImage.Problem(description: "no folder for image files") }
+        for path in [NotificationIDs.folder, folder] where mkdir(path, 0o700) != 0 && Errno.current != .exists {
+            throw NotificationImage.Problem(description: "cannot make \(path)")
+        }
         count += 1
-        let path = "\(folder)/\(id)-\(count).png"
+        let path = "\(folder)/\(id)-\(getpid())-\(count).png"
         let stride = Int32(image.width) * 4
         let status = pixels.withUnsafeMutableBytes { bytes -> cairo_status_t in
             guard

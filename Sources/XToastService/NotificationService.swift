@@ -24,8 +24,15 @@ public final class NotificationService {
     /// What the service says it can do: only what works (Chromium wants `body` and `actions`,
     /// Firefox falls back to its own popups without `actions`).
     public static let capabilities = [
-        "body", "body-markup", "actions", "icon-static", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+        "body", "body-markup", "actions", "icon-static", "persistence", "x-canonical-private-synchronous", "x-dunst-stack-tag",
     ]
+    /// The interface of the user's calls on kept notifications (`--press`, `--dismiss` and
+    /// `--reshow` with `--notification`, the centre), on the same object: a call starts the
+    /// service as a `Notify` does, so that the action reaches the application.
+    public static let centerInterface = "org.xtoast.Center"
+    /// The error a user's call gets for a notification that is not there, or an action it lacks.
+    public static let unknownError = "org.xtoast.Error.UnknownNotification"
+    public static let noActionError = "org.xtoast.Error.NoSuchAction"
 
     /// The first notification's toast process, forked from the service as it starts.
     public struct ToastProcess {
@@ -60,7 +67,10 @@ public final class NotificationService {
     private var driver: Driver<Dispatcher>
     private let processes = ToastProcesses()
     private let images = ImageFiles()
+    private let store = KeptStore()
     private var ids: NotificationIDs?
+    /// The user's call being answered (its answer is an effect of the dispatcher).
+    private var pendingCall: OpaquePointer?
     private var loop: OpaquePointer?
     private var connection: OpaquePointer?
     private var ownerID: guint = 0
@@ -109,6 +119,9 @@ public final class NotificationService {
             display.fileDescriptor, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), onDisplay, nil)
         // The first notification's process gets ready while the service gets onto the bus.
         feed(.start)
+        let kept = store.all()
+        feed(.recalled(kept, wallTime: Int(Clock.wall())))
+        images.sweep(olderThan: driver.machine.limits.keptAge + 3600, keeping: Set(kept.compactMap(\.picture)))
         if !driver.machine.isFinished { display.idle { g_main_loop_run(loop) } }
         if displayWatch != 0 { g_source_remove(displayWatch) }
         if ownerID != 0 { g_bus_unown_name(ownerID) }
@@ -159,6 +172,14 @@ public final class NotificationService {
             signal("ActionInvoked", [g_variant_new_uint32(id), g_variant_new_string(action)])
         case .closed(let id, let reason):
             signal("NotificationClosed", [g_variant_new_uint32(id), g_variant_new_uint32(reason.rawValue)])
+        case .keep(let notification):
+            do throws(SystemFailure) { try store.write(notification) } catch {
+                warn("cannot keep notification \(notification.id): \(error)")
+            }
+        case .forget(let id):
+            store.remove(id)
+        case .answer(let answer):
+            answerCall(answer)
         case .removePicture(let path):
             unlink(path)
         case .releaseName:
@@ -227,8 +248,10 @@ public final class NotificationService {
             stop(1, "cannot read the interface: \(message(of: error))")
             return
         }
-        if xtoast_register_object(connection, Self.objectPath, interface, onMethodCall, &error) == 0 {
+        guard let center = g_dbus_node_info_lookup_interface(node, Self.centerInterface) else { return }
+        for served in [interface, center] where xtoast_register_object(connection, Self.objectPath, served, onMethodCall, &error) == 0 {
             stop(1, "cannot serve \(Self.objectPath): \(message(of: error))")
+            return
         }
     }
 
@@ -284,7 +307,11 @@ public final class NotificationService {
 
     // MARK: The methods
 
-    fileprivate func call(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
+    fileprivate func call(_ interface: String, _ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
+        if interface == Self.centerInterface {
+            userCall(method, parameters, invocation)
+            return
+        }
         switch method {
         case "Notify":
             guard let parameters else { return }
@@ -301,6 +328,7 @@ public final class NotificationService {
                 g_variant_unref(value)
             }
             reply(invocation, [])
+            recallIfKept(id)
             // A notification that is gone already is not an error (as in dunst and GNOME).
             feed(.close(id))
         case "GetCapabilities":
@@ -312,6 +340,50 @@ public final class NotificationService {
         default:
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
         }
+    }
+
+    /// `org.xtoast.Center`: `Press(u id, s label, u time)` (an empty label: the default action;
+    /// time 0: none known), `Dismiss(u id)`, `Reshow(u id)`.
+    private func userCall(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
+        guard let parameters else { return }
+        let id = VariantReading.uint32(parameters, at: 0)
+        let call: Dispatcher.UserCall
+        switch method {
+        case "Press":
+            let label = VariantReading.string(parameters, at: 1)
+            let time = VariantReading.uint32(parameters, at: 2)
+            call = .press(label: label.isEmpty ? nil : label, clickTime: time == 0 ? nil : time)
+        case "Dismiss": call = .dismiss
+        case "Reshow": call = .reshow
+        default:
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "no method \(method)")
+            return
+        }
+        recallIfKept(id)
+        pendingCall = invocation
+        feed(.user(id, call))
+        // Not answered (the service is finished): the caller is told, not left waiting.
+        if let invocation = pendingCall { answerCall(.unknown(id), to: invocation) }
+    }
+
+    private func answerCall(_ answer: Dispatcher.Answer, to invocation: OpaquePointer? = nil) {
+        guard let invocation = invocation ?? pendingCall else { return }
+        pendingCall = nil
+        switch answer {
+        case .done: reply(invocation, [])
+        case .unknown(let id):
+            g_dbus_method_invocation_return_dbus_error(invocation, Self.unknownError, "no notification \(id) is kept or showing")
+        case .noAction(let id, let label):
+            let what = label.map { "no button \"\(TerminalText.line($0))\"" } ?? "no default action"
+            g_dbus_method_invocation_return_dbus_error(invocation, Self.noActionError, "notification \(id) has \(what)")
+        }
+    }
+
+    /// A call names `id`, which this service does not know: another service may have kept it
+    /// since this one read the store.
+    private func recallIfKept(_ id: UInt32) {
+        guard driver.machine.place(of: id) == nil, driver.machine.kept[id] == nil, let notification = store.read(id) else { return }
+        feed(.recalled([notification], wallTime: Int(Clock.wall())))
     }
 
     private func reply(_ invocation: OpaquePointer?, _ values: [OpaquePointer?]) {
@@ -344,7 +416,7 @@ public final class NotificationService {
         }
         let icon = picture ?? iconName(request.hints.imagePath) ?? iconName(request.appIcon)
         let toast = NotificationToast(id: id, request: request, icon: icon, rules: rules)
-        return Dispatcher.Notification(id: id, toast: toast, picture: picture)
+        return Dispatcher.Notification(id: id, toast: toast, time: Int(Clock.wall()), picture: picture)
     }
 
     /// An icon name or local file the toast's command line takes; nil, with one warning, for
@@ -393,6 +465,13 @@ public final class NotificationService {
             <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
             <signal name="ActivationToken"><arg type="u"/><arg type="s"/></signal>
           </interface>
+          <interface name="org.xtoast.Center">
+            <method name="Press">
+              <arg type="u" direction="in"/><arg type="s" direction="in"/><arg type="u" direction="in"/>
+            </method>
+            <method name="Dismiss"><arg type="u" direction="in"/></method>
+            <method name="Reshow"><arg type="u" direction="in"/></method>
+          </interface>
         </node>
         """
 }
@@ -405,9 +484,9 @@ private let onBusAcquired: GBusAcquiredCallback = { connection, _, _ in
 }
 private let onNameAcquired: GBusNameAcquiredCallback = { _, _, _ in service?.nameAcquired() }
 private let onNameLost: GBusNameLostCallback = { connection, _, _ in service?.nameLost(connection) }
-private let onMethodCall: GDBusInterfaceMethodCallFunc = { _, _, _, _, method, parameters, invocation, _ in
-    guard let method else { return }
-    service?.call(String(cString: method), parameters, invocation)
+private let onMethodCall: GDBusInterfaceMethodCallFunc = { _, _, _, interface, method, parameters, invocation, _ in
+    guard let interface, let method else { return }
+    service?.call(String(cString: interface), String(cString: method), parameters, invocation)
 }
 private let onTimer: GSourceFunc = { _ in
     service?.timerFired()

@@ -71,6 +71,16 @@ enum VariantReading {
             bitsPerSample: number(4), channels: number(5), bytes: bytes)
     }
 
+    /// The `u` at `index` of a call's parameters (GDBus checked their signature).
+    static func uint32(_ parameters: OpaquePointer, at index: Int) -> UInt32 {
+        guard let value = g_variant_get_child_value(parameters, gsize(index)) else { return 0 }
+        defer { g_variant_unref(value) }
+        return g_variant_is_of_type(value, xtoast_variant_type("u")) != 0 ? g_variant_get_uint32(value) : 0
+    }
+
+    /// The `s` at `index` of a call's parameters.
+    static func string(_ parameters: OpaquePointer, at index: Int) -> String { child(parameters, index, string) }
+
     /// Child `index` of a container, given to `body` and released after. GDBus checked the
     /// signature, so the child is there; were it not, `body` reads an empty string instead.
     private static func child<T>(_ container: OpaquePointer, _ index: Int, _ body: (OpaquePointer) -> T) -> T {

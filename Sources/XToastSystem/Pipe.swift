@@ -50,6 +50,20 @@ public enum Descriptor {
         return ready > 0
     }
 
+    /// Writes all of `bytes` to a blocking descriptor (a file), going on after a short write or
+    /// an interruption; whether it all went.
+    public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let result = retryingOnInterrupt {
+                bytes[done...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            }
+            guard case .success(let count) = result, count > 0 else { return false }
+            done += count
+        }
+        return true
+    }
+
     /// Reads what is there now from a descriptor, at most `limit` bytes; nil at its end (or on
     /// an error other than "nothing now").
     public static func readAvailable(_ descriptor: Int32, limit: Int = 4096) -> [UInt8]? {

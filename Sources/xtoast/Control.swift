@@ -1,5 +1,6 @@
 import Glibc
 import XToastCore
+import XToastService
 import XToastSystem
 import XToastX11
 
@@ -24,8 +25,38 @@ extension Control {
     /// `--list`: the pause and the toasts, as lines or JSON Lines.
     static func list(_ display: XDisplay, json: Bool) -> Int32 {
         let (toasts, pause) = display.listing(now: Clock.wall())
-        let lines = json ? Listing.json(toasts, pause: pause) : Listing.lines(toasts, pause: pause, time: localTime)
+        var lines = json ? Listing.json(toasts, pause: pause) : Listing.lines(toasts, pause: pause, time: localTime)
+        // The applications' notifications kept after their toasts (the service's store).
+        let kept = KeptStore().all()
+        lines += json ? KeptNotifications.json(kept) : KeptNotifications.lines(kept, time: localTime)
         Output.write(lines.map { $0 + "\n" }.joined())
+        return ExitStatus.success
+    }
+}
+
+/// An application's notification, on screen or kept after its toast: `--press`, `--dismiss`
+/// and `--reshow` with `--notification ID`.
+extension Control {
+    /// Checks that `--notification` comes with a call it is for.
+    static func check(notification: UInt32?, mode: Configuration.Mode, words: [String]) throws(OptionError) {
+        guard notification != nil else { return }
+        switch mode {
+        case .press: break
+        case .dismiss, .reshow:
+            if !words.isEmpty { throw OptionError("--notification names the notification: --dismiss and --reshow take no words with it") }
+        default: throw OptionError("--notification goes with --press, --dismiss or --reshow")
+        }
+    }
+
+    /// Sends the call to the notification service (the bus starts it if it has gone).
+    static func notification(_ id: UInt32, mode: Configuration.Mode, words: [String]) throws(CommandError) -> Int32 {
+        let call: Dispatcher.UserCall
+        switch mode {
+        case .press: call = .press(label: words.isEmpty ? nil : MessageText.join(words), clickTime: nil)
+        case .reshow: call = .reshow
+        default: call = .dismiss
+        }
+        do throws(CenterCall.Failure) { try CenterCall.send(call, id: id) } catch { throw .failure(error.message) }
         return ExitStatus.success
     }
 }

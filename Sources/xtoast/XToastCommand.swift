@@ -61,6 +61,7 @@ struct XToastCommand {
                 runCommand = try Invocation.check(request, parsed)
                 pauseLength = nil
             }
+            try Control.check(notification: request.notification, mode: request.mode, words: parsed.words)
         } catch {
             throw .usage(error.message)
         }
@@ -75,6 +76,8 @@ struct XToastCommand {
             return ExitStatus.success
         }
         if request.mode == .notificationService { return try NotificationServiceMode.run(request) }
+        // An application's notification is the service's: no display is needed to act on it.
+        if let id = request.notification { return try Control.notification(id, mode: request.mode, words: parsed.words) }
         // The history is the user's file: no display is needed to read it.
         if request.mode == .history { return try Control.history(json: request.json) }
         if request.mode == .reshow { return try Control.reshow(parsed) }

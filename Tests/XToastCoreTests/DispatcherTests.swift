@@ -56,16 +56,38 @@ struct VirtualService {
         }
     }
 
-    /// Notification `id`, tagged `tag` (its own id's tag unless said).
-    static func notification(_ id: UInt32, tag: String? = nil, bytes: Int? = nil) -> Dispatcher.Notification {
+    /// Notification `id`, tagged `tag` (its own id's tag unless said), with the application's own
+    /// `timeout` (closed when its toast's time is up; -1: the server's, kept after its toast).
+    static func notification(
+        _ id: UInt32, tag: String? = nil, bytes: Int? = nil, timeout: Int32 = 5000, actions: [String] = [], resident: Bool = false,
+        time: Int = 0, picture: String? = nil
+    ) -> Dispatcher.Notification {
         var request = NotificationRequest()
         request.summary = "n\(id)"
+        request.expireTimeout = timeout
+        request.actions = actions
+        request.hints.resident = resident
         if let tag { request.hints.stackTag = tag }
-        return Dispatcher.Notification(id: id, toast: NotificationToast(id: id, request: request, icon: nil), bytes: bytes)
+        let toast = NotificationToast(id: id, request: request, icon: picture)
+        return Dispatcher.Notification(id: id, toast: toast, time: time, picture: picture, bytes: bytes)
     }
 
     @discardableResult
     mutating func notify(_ id: UInt32, tag: String? = nil) -> [Dispatcher.Effect] { send(.notify(Self.notification(id, tag: tag))) }
+
+    /// Notification `id` as the server times it, with a default action and an Open button
+    /// (`open`): shown and expired, so kept.
+    @discardableResult
+    mutating func keep(_ id: UInt32, resident: Bool = false, time: Int = 0, picture: String? = nil) -> [Dispatcher.Effect] {
+        let actions = ["default", "", "open", "Open"]
+        send(.notify(Self.notification(id, timeout: -1, actions: actions, resident: resident, time: time, picture: picture)))
+        queued(id)
+        return end(id)
+    }
+
+    /// The user's call on `id`.
+    @discardableResult
+    mutating func user(_ id: UInt32, _ call: Dispatcher.UserCall) -> [Dispatcher.Effect] { send(.user(id, call)) }
 
     /// The process that has notification `id`.
     func pid(of id: UInt32) -> Int32? { alive.first { $0.value == id }?.key }
@@ -262,6 +284,7 @@ struct DispatcherTests {
         v.alive[pid] = nil
         let effects = v.send(
             .ended(pid, report: NotificationChild.Report(queued: true, outcome: ["button", "Reply"], clickTime: 77), status: 0))
+        // Not resident: closed once its action is taken.
         #expect(effects.prefix(2) == [.invoke(4, action: "reply", clickTime: 77), .closed(4, .dismissed)])
     }
 
@@ -319,5 +342,225 @@ struct DispatcherTests {
         #expect(Set(v.closed.map(\.0)) == [1, 2])
         #expect(effects.suffix(2) == [.releaseName, .exit])
         #expect(v.dispatcher.isFinished)
+    }
+}
+
+@Suite("Dispatcher: notifications kept after their toasts (persistence)")
+struct DispatcherKeptTests {
+    @Test("Its toast's time up (the server's time): kept, not closed; it holds no process and keeps no service running")
+    func keptAfterItsToast() {
+        var v = VirtualService()
+        let effects = v.keep(1)
+        #expect(effects.contains { if case .keep(let kept) = $0 { kept.id == 1 } else { false } })
+        #expect(v.closed.isEmpty)
+        #expect(v.dispatcher.kept[1] != nil)
+        #expect(v.dispatcher.isEmpty)
+        v.advance(to: v.now + 30)
+        #expect(v.effects.contains(.releaseName))
+    }
+
+    @Test("The application's own time, or transient: closed when its toast's time is up")
+    func closedWithTheirOwnTime() {
+        var v = VirtualService()
+        v.send(.notify(VirtualService.notification(1, timeout: 3000)))
+        v.queued(1)
+        v.end(1)
+        var request = NotificationRequest()
+        request.hints.transient = true
+        v.send(.notify(Dispatcher.Notification(id: 2, toast: NotificationToast(id: 2, request: request, icon: nil))))
+        v.queued(2)
+        v.end(2)
+        #expect(v.closed.map(\.0) == [1, 2] && v.closed.allSatisfy { $0.1 == .expired })
+        #expect(v.dispatcher.kept.isEmpty)
+    }
+
+    @Test("CloseNotification on a kept one: out of the store, closed by the call (3), its picture removed")
+    func closeKept() {
+        var v = VirtualService()
+        v.keep(1, picture: "/run/p.png")
+        #expect(v.send(.close(1)) == [.forget(1), .closed(1, .closedByCall), .removePicture("/run/p.png")])
+        #expect(v.dispatcher.kept.isEmpty)
+    }
+
+    @Test("A press on a kept one: its action reaches the application, then it closes (2); the default action, or a button's")
+    func pressKept() {
+        var v = VirtualService()
+        v.keep(1)
+        v.keep(2)
+        #expect(
+            v.user(1, .press(label: nil, clickTime: 9)) == [
+                .invoke(1, action: "default", clickTime: 9), .forget(1), .closed(1, .dismissed), .answer(.done),
+            ])
+        #expect(
+            v.user(2, .press(label: "Open", clickTime: nil)).prefix(3) == [
+                .invoke(2, action: "open", clickTime: nil), .forget(2), .closed(2, .dismissed),
+            ])
+        #expect(v.dispatcher.kept.isEmpty)
+    }
+
+    @Test("A press it cannot take is answered so, and changes nothing")
+    func pressRefused() {
+        var v = VirtualService()
+        v.keep(1)
+        #expect(v.user(1, .press(label: "Nope", clickTime: nil)) == [.answer(.noAction(1, label: "Nope"))])
+        #expect(v.user(5, .press(label: nil, clickTime: nil)) == [.answer(.unknown(5))])
+        #expect(v.user(5, .dismiss) == [.answer(.unknown(5))])
+        #expect(v.dispatcher.kept[1] != nil)
+    }
+
+    @Test("Resident: an action taken from its toast or from the store leaves it kept, with no NotificationClosed")
+    func resident() {
+        var v = VirtualService()
+        v.send(.notify(VirtualService.notification(1, timeout: -1, actions: ["next", "Next"], resident: true)))
+        v.queued(1)
+        v.end(1, outcome: ["button", "Next"])
+        #expect(v.effects.contains(.invoke(1, action: "next", clickTime: nil)))
+        #expect(v.closed.isEmpty && v.dispatcher.kept[1] != nil)
+        #expect(v.user(1, .press(label: "Next", clickTime: nil)) == [.invoke(1, action: "next", clickTime: nil), .answer(.done)])
+        #expect(v.dispatcher.kept[1] != nil)
+        v.user(1, .dismiss)
+        #expect(v.closed.map(\.1) == [.dismissed])
+    }
+
+    @Test("Dismissed from the store: closed (2)")
+    func dismissKept() {
+        var v = VirtualService()
+        v.keep(3)
+        #expect(v.user(3, .dismiss) == [.forget(3), .closed(3, .dismissed), .answer(.done)])
+    }
+
+    @Test("Shown again: out of the store, handed to a process, its buttons live; its time up again, kept again")
+    func reshow() {
+        var v = VirtualService()
+        v.keep(1)
+        let effects = v.user(1, .reshow)
+        #expect(effects.first == .forget(1))
+        #expect(v.handed == [1, 1])
+        #expect(v.dispatcher.kept[1] == nil)
+        v.queued(1)
+        let ended = v.end(1, outcome: ["button", "Open"])
+        #expect(ended.prefix(2) == [.invoke(1, action: "open", clickTime: nil), .closed(1, .dismissed)])
+        v.keep(2)
+        v.user(2, .reshow)
+        v.queued(2)
+        v.end(2)
+        #expect(v.dispatcher.kept[2] != nil && !v.closed.contains { $0.0 == 2 })
+    }
+
+    @Test("A press on one still on screen: its toast dismissed; at its end the action, then closed (2)")
+    func pressOnScreen() {
+        var v = VirtualService()
+        v.send(.notify(VirtualService.notification(1, timeout: 0, actions: ["open", "Open"])))
+        v.queued(1)
+        let pid = v.pid(of: 1)!
+        #expect(v.user(1, .press(label: "Open", clickTime: 4)) == [.dismiss(pid), .answer(.done)])
+        v.end(1, outcome: ["dismissed"])
+        #expect(v.effects.contains(.invoke(1, action: "open", clickTime: 4)))
+        #expect(v.closed.map(\.1) == [.dismissed])
+        // One still waiting for its turn ends at once.
+        v.send(.notify(VirtualService.notification(2, timeout: 0)))
+        v.send(.notify(VirtualService.notification(3, timeout: 0)))
+        #expect(v.user(3, .dismiss).contains(.closed(3, .dismissed)))
+        #expect(v.dispatcher.place(of: 3) == nil)
+    }
+
+    @Test("What one service kept, the next acts on: recalled from the store at its start")
+    func recalledAcrossServices() {
+        var first = VirtualService()
+        first.keep(7, time: 1000)
+        let stored = first.dispatcher.kept.values.map { $0 }
+        var second = VirtualService()
+        second.send(.recalled(stored, wallTime: 1100))
+        #expect(second.user(7, .press(label: "Open", clickTime: nil)).first == .invoke(7, action: "open", clickTime: nil))
+        #expect(second.closed.map(\.0) == [7])
+    }
+
+    @Test("Bounds: past the count the oldest kept closes, expired; older than the age, expired when recalled")
+    func keptBounds() {
+        var limits = Dispatcher.Limits()
+        limits.kept = 3
+        var v = VirtualService(limits: limits)
+        for id in 1...5 { v.keep(UInt32(id), time: 100 + id) }
+        #expect(v.closed.map(\.0) == [1, 2] && v.closed.allSatisfy { $0.1 == .expired })
+        #expect(Set(v.dispatcher.kept.keys) == [3, 4, 5])
+        #expect(v.effects.contains(.forget(1)))
+        var later = VirtualService()
+        let old = VirtualService.notification(9, timeout: -1, time: 0)
+        let young = VirtualService.notification(10, timeout: -1, time: 90_000)
+        later.send(.recalled([old, young], wallTime: 90_000))
+        #expect(later.closed.map(\.0) == [9] && later.closed.first?.1 == .expired)
+        #expect(later.dispatcher.kept[10] != nil)
+    }
+
+    @Test("A Notify replacing a kept one: out of the store, on screen again, no NotificationClosed")
+    func replaceKept() {
+        var v = VirtualService()
+        v.keep(1, picture: "/run/old.png")
+        let effects = v.send(.notify(VirtualService.notification(1, timeout: -1)))
+        #expect(effects.prefix(2) == [.forget(1), .removePicture("/run/old.png")])
+        #expect(v.handed == [1, 1])
+        #expect(v.closed.isEmpty)
+    }
+}
+
+@Suite("The store of kept notifications: its files read back, and hostile ones do not")
+struct KeptNotificationsTests {
+    static let sample: Dispatcher.Notification = {
+        var request = NotificationRequest()
+        request.appName = "Mail\tApp"
+        request.summary = "New\nmessage"
+        request.body = "<b>Hi</b> & bye"
+        request.actions = ["default", "", "reply", "Reply", "archive", "Archive"]
+        request.hints.resident = true
+        let toast = NotificationToast(id: 42, request: request, icon: "/run/x.png")
+        return Dispatcher.Notification(id: 42, toast: toast, time: 1_800_000_000, picture: "/run/x.png")
+    }()
+
+    @Test func readsBackWhatItWrote() {
+        let bytes = KeptNotifications.encode(Self.sample)
+        let read = KeptNotifications.decode(bytes)
+        #expect(read?.toast == Self.sample.toast)
+        #expect(read?.id == 42 && read?.time == 1_800_000_000 && read?.picture == "/run/x.png")
+        #expect(read?.toast.whenActed == .kept && read?.toast.whenExpired == .kept)
+        #expect(bytes.filter { $0 == UInt8(ascii: "\n") }.count == 1)
+    }
+
+    @Test(
+        "A file that does not read is skipped",
+        arguments: [
+            "", "garbage", "id=0\tt=1", "id=1\tt=1\texpired=kept\tacted=closed\ttag=fdn-1\tapp=\tsummary=\tbody=\targ=--\targ=x\tbad\\q",
+            "id=1\tt=-5\texpired=kept\tacted=closed\ttag=fdn-1\tapp=\tsummary=\tbody=\targ=--\targ=x",
+            "id=1\tt=1\texpired=maybe\tacted=closed\ttag=fdn-1\tapp=\tsummary=\tbody=\targ=--\targ=x",
+            // A command line with an option the service never writes: never run.
+            "id=1\tt=1\texpired=kept\tacted=closed\ttag=fdn-1\tapp=\tsummary=\tbody=\targ=--run\targ=--\targ=rm -rf ~",
+            "id=1\tt=1\texpired=kept\tacted=closed\ttag=fdn-1\tapp=\tsummary=\tbody=\targ=--stdin\targ=--\targ=x",
+            "id=1\tt=1\texpired=kept\tacted=closed\ttag=fdn-1\tapp=\tsummary=\tbody=\targ=x",
+            "id=1\tt=1\texpired=kept\tacted=closed\ttag=fdn-1\tapp=\tsummary=\tbody=\tkey=a\targ=--\targ=x",
+        ]
+    )
+    func refusesWhatDoesNotRead(_ text: String) {
+        #expect(KeptNotifications.decode(Array(text.utf8)) == nil)
+    }
+
+    @Test func boundedBySize() {
+        var huge = Self.sample
+        huge.toast.arguments[huge.toast.arguments.count - 1] = String(repeating: "x", count: KeptNotifications.fileByteLimit)
+        #expect(KeptNotifications.decode(KeptNotifications.encode(huge)) == nil)
+        #expect(KeptNotifications.decode([0xff, 0xfe]) == nil)
+    }
+
+    @Test func listsNewestFirstAsOneLineEach() {
+        var older = Self.sample
+        older.id = 3
+        older.time -= 60
+        let lines = KeptNotifications.lines([older, Self.sample]) { "t\($0 % 100)" }
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("kept       id 42  t0  Mail App: New message — Hi & bye  buttons: Reply, Archive"), "\(lines)")
+        #expect(lines[1].contains("id 3"))
+        let json = KeptNotifications.json([Self.sample])
+        #expect(
+            json == [
+                #"{"state":"kept","id":42,"time":1800000000,"app":"Mail App","summary":"New message","body":"Hi & bye","buttons":["Reply","Archive"],"default-action":true}"#
+            ])
     }
 }

@@ -89,17 +89,32 @@ struct NotificationTests {
     @Test(
         "How a toast's end is reported",
         arguments: [
-            ("expired\n", false, nil, NotificationClosedReason.expired), ("clicked\n", false, nil, .dismissed),
-            ("action\n", false, "default", .dismissed), ("button\nReply\n", false, "reply", .dismissed),
-            ("dismissed\n", false, nil, .dismissed), ("dismissed\n", true, nil, .closedByCall), ("replaced\n", false, nil, .undefined),
-            ("", false, nil, .undefined), ("", true, nil, .closedByCall),
-        ] as [(String, Bool, String?, NotificationClosedReason)]
+            ("expired\n", false, nil, NotificationToast.End.kept), ("clicked\n", false, nil, .closed(.dismissed)),
+            ("action\n", false, "default", .closed(.dismissed)), ("button\nReply\n", false, "reply", .closed(.dismissed)),
+            ("dismissed\n", false, nil, .closed(.dismissed)), ("dismissed\n", true, nil, .closed(.closedByCall)),
+            ("replaced\n", false, nil, .closed(.undefined)), ("", false, nil, .closed(.undefined)), ("", true, nil, .closed(.closedByCall)),
+        ] as [(String, Bool, String?, NotificationToast.End)]
     )
-    func endings(output: String, closedByCall: Bool, action: String?, reason: NotificationClosedReason) {
+    func endings(output: String, closedByCall: Bool, action: String?, end: NotificationToast.End) {
         let toast = NotificationToast(id: 7, request: Self.request(actions: ["default", "Open", "reply", "Reply"]), icon: nil)
         let ending = toast.ending(NotificationChild.Report(parsing: output), closedByCall: closedByCall)
         #expect(ending.action == action)
-        #expect(ending.reason == reason)
+        #expect(ending.end == end)
+    }
+
+    @Test("Kept or closed: the server's time keeps it, the application's own time or transient closes it; resident stays after an action")
+    func keeping() {
+        var request = Self.request(actions: ["open", "Open"])
+        #expect(NotificationToast(id: 1, request: request, icon: nil).whenExpired == .kept)
+        request.expireTimeout = 4000
+        #expect(NotificationToast(id: 1, request: request, icon: nil).whenExpired == .closed)
+        request.expireTimeout = -1
+        request.hints.transient = true
+        #expect(NotificationToast(id: 1, request: request, icon: nil).whenExpired == .closed)
+        request.hints.transient = false
+        request.hints.resident = true
+        let resident = NotificationToast(id: 1, request: request, icon: nil)
+        #expect(resident.ending(NotificationChild.Report(parsing: "button\nOpen\n"), closedByCall: false) == ("open", .kept))
     }
 
     @Test(

@@ -174,7 +174,7 @@ struct OptionTableTests {
     /// by the completions and the docs.
     static let openValueOptions: Set<String> = [
         "offset", "idle", "font", "foreground", "background", "radius", "padding", "max-width", "max-lines", "fade-in", "fade-out",
-        "scale", "title", "progress", "tag", "button", "in", "at", "tz", "display",
+        "scale", "title", "progress", "tag", "button", "in", "at", "tz", "display", "notification",
     ]
 
     @Test("Every value option lists its words or a file, or is one whose values are numbers or free text")
@@ -348,6 +348,8 @@ struct OptionTableTests {
         // --in takes a delay, --at a time, --generate-completion a shell.
         ("in", "soon", "delay"), ("in", "30m1h", "delay"), ("at", "25:00", "time"),
         ("generate-completion", "powershell", "shell"),
+        ("notification", "0", "notification id"), ("notification", "x", "notification id"), ("notification", "-3", "notification id"),
+        ("notification", "4294967296", "notification id"),
     ]
 
     /// Value options that take any text: a file name, a display, a time zone, a title.

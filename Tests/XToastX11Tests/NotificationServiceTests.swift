@@ -216,7 +216,7 @@ extension OnScreen {
         /// Sends `count` notifications in a row (each for `expiry` ms, −1 the toast's own time);
         /// prints their ids in the order sent, then waits until all are closed and prints the
         /// reasons, in the same order.
-        static func orderClient(_ count: Int, expiry: Int = -1) -> String {
+        static func orderClient(_ count: Int, expiry: Int = 300) -> String {
             """
             import dbus, dbus.mainloop.glib
             from gi.repository import GLib
@@ -282,7 +282,7 @@ extension OnScreen {
                     if len(heard) == len(sent): loop.quit()
             bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
             for n in range(40):
-                sent.append(server.Notify("flood", 0, "", "Flood %d" % n, "", ["a"] * 10001, {"urgency": "wrong"}, -1))
+                sent.append(server.Notify("flood", 0, "", "Flood %d" % n, "", ["a"] * 10001, {"urgency": "wrong"}, 20))
             GLib.timeout_add(50000, loop.quit)
             loop.run()
             print(len(heard), "closed", "in order" if heard == sent else "out of order: %s" % heard)
@@ -361,7 +361,10 @@ final class PrivateBus {
         address = "unix:path=\(socket)"
         daemon = try Child(
             ["dbus-daemon", "--nofork", "--config-file=\(folder)/bus.conf"],
-            environment: environment.merging(["DISPLAY": display, "XTOAST_NOTIFICATION_IDLE": Self.idleTime, "XTOAST_BIN": nil]) { $1 },
+            // Its own runtime folder: the ids and the kept notifications are this bus's alone.
+            environment: environment.merging([
+                "DISPLAY": display, "XTOAST_NOTIFICATION_IDLE": Self.idleTime, "XTOAST_BIN": nil, "XDG_RUNTIME_DIR": folder,
+            ]) { $1 },
             stderr: folder + "/bus.log")
         // A file another process writes: nothing to wait on but the file.
         try waitUntil("dbus-daemon listening") {
@@ -385,7 +388,16 @@ final class PrivateBus {
         let errors = temporaryPath(".err")
 
         init(_ command: [String], bus: PrivateBus) throws {
-            child = try Child(command, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], stdout: output, stderr: errors)
+            child = try Child(
+                command, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.folder], stdout: output,
+                stderr: errors)
+        }
+
+        /// Its status, standard output and standard error, once it ended.
+        func result(timeout: Double) throws -> (status: Int32, stdout: String, stderr: String) {
+            guard let status = child.wait(timeout: timeout) else { throw TestFailure("\(child.command) did not end within \(timeout) s") }
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            return (status, text, (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
         }
 
         /// Its standard output, once it ended with status 0.

@@ -28,6 +28,9 @@ public struct Configuration: Sendable {
     public var inHistory = true
     /// `--json`: `--history` and `--list` print JSON Lines.
     public var json = false
+    /// `--notification`: the application's notification that `--press`, `--dismiss` or
+    /// `--reshow` is for.
+    public var notification: UInt32?
     /// `--in`: seconds.
     public var delay: Double?
     /// `--at` as written; made an instant with the time zone rules by the command.

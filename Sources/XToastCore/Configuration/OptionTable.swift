@@ -367,6 +367,16 @@ public enum OptionTable {
             help: "Show the newest toast of the history again as it was, or with a number after it the Nth newest (xtoast --reshow 2)."
         ) { config, _ throws(OptionError) in try setMode(&config, .reshow) },
         OptionDefinition(
+            "notification", value: "id", scope: .invocation,
+            help:
+                "With --press, --dismiss or --reshow: the application's notification of that id (--list shows them), on screen or kept after its toast; its action reaches the application, which the session bus starts the service for."
+        ) { config, text throws(OptionError) in
+            guard text.allSatisfy(\.isASCII), let id = UInt32(text), id > 0 else {
+                throw OptionError("invalid notification id \"\(text)\": expected a number from 1")
+            }
+            config.notification = id
+        },
+        OptionDefinition(
             "notification-service", scope: .invocation,
             help:
                 "Serve applications' notifications (org.freedesktop.Notifications) on the session bus as toasts in the same queue; the bus starts it, and it exits after 30 s with nothing to show. Exits 69 if another program owns the name."

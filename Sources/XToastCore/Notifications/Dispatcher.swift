@@ -43,6 +43,10 @@ public struct Dispatcher: Sendable {
         /// Processes that end before they are given work, in a row, before the service stops
         /// starting them (the display is gone, or the binary): waiting notifications are closed.
         public var failedStarts = 3
+        /// Notifications kept after their toasts at most: past it the oldest is closed (`expired`).
+        public var kept = 100
+        /// Seconds a kept notification stays at most (a day).
+        public var keptAge = 86_400
 
         public init() {}
     }
@@ -51,17 +55,40 @@ public struct Dispatcher: Sendable {
     public struct Notification: Equatable, Sendable {
         public var id: UInt32
         public var toast: NotificationToast
+        /// When it came, in seconds since 1970 (UTC).
+        public var time: Int
         /// The picture the service wrote for it (`image-data`), removed when it ends.
         public var picture: String?
         /// Bytes it keeps while it waits.
         public var bytes: Int
 
-        public init(id: UInt32, toast: NotificationToast, picture: String? = nil, bytes: Int? = nil) {
+        public init(id: UInt32, toast: NotificationToast, time: Int = 0, picture: String? = nil, bytes: Int? = nil) {
             self.id = id
             self.toast = toast
+            self.time = time
             self.picture = picture
             self.bytes = bytes ?? toast.arguments.reduce(0) { $0 + $1.utf8.count + 1 }
         }
+    }
+
+    /// What the user asked of a notification: `--press`, `--dismiss`, `--reshow` with
+    /// `--notification`, or the centre.
+    public enum UserCall: Equatable, Sendable {
+        /// Its default action (nil) or the button of that label; `clickTime`: the X server time
+        /// of the key or click that asked, for the activation token.
+        case press(label: String?, clickTime: UInt32?)
+        case dismiss
+        /// Its toast shown again, its buttons live.
+        case reshow
+    }
+
+    /// The answer to a `UserCall`.
+    public enum Answer: Equatable, Sendable {
+        case done
+        /// No notification of that id is kept or showing.
+        case unknown(UInt32)
+        /// It has no such action.
+        case noAction(UInt32, label: String?)
     }
 
     public enum Event: Equatable, Sendable {
@@ -71,6 +98,12 @@ public struct Dispatcher: Sendable {
         case notify(Notification)
         /// `CloseNotification`.
         case close(UInt32)
+        /// What the store holds, as a service reads it: at its start, and for an id a call
+        /// names that it does not know (another service may have kept it since). `wallTime`:
+        /// now, in seconds since 1970, for their age.
+        case recalled([Notification], wallTime: Int)
+        /// The user's call about notification `id`: answered by `answer`.
+        case user(UInt32, UserCall)
         /// The answer to `startSpare`: the process started (nil: it could not be).
         case spareStarted(Int32?)
         /// The answer to `hand`: whether the command line went into the process whole.
@@ -101,6 +134,12 @@ public struct Dispatcher: Sendable {
         case invoke(UInt32, action: String, clickTime: UInt32?)
         /// `NotificationClosed`.
         case closed(UInt32, NotificationClosedReason)
+        /// Write the notification into the store: kept after its toast.
+        case keep(Notification)
+        /// Remove notification `id` from the store.
+        case forget(UInt32)
+        /// The answer to the user's call.
+        case answer(Answer)
         /// Remove a picture file the service wrote.
         case removePicture(String)
         /// Release the bus name; answer `released` once the calls sent before it are handled.
@@ -141,10 +180,21 @@ public struct Dispatcher: Sendable {
         case ready(pid: Int32)
     }
 
+    /// What a call asked of a notification whose toast is up: its end says the rest.
+    enum Asked: Equatable, Sendable {
+        case nothing
+        /// `CloseNotification`.
+        case close
+        /// The user pressed its action `key`.
+        case press(key: String, clickTime: UInt32?)
+        /// The user dismissed it.
+        case dismiss
+    }
+
     struct Entry: Equatable, Sendable {
         var notification: Notification
         var place: Place = .waiting
-        var closedByCall = false
+        var asked = Asked.nothing
         var attempts = 0
     }
 
@@ -155,6 +205,8 @@ public struct Dispatcher: Sendable {
     private(set) var entries: [UInt32: Entry] = [:]
     /// The waiting ones, in the order they are handed out.
     private(set) var line: [UInt32] = []
+    /// The notifications kept after their toasts, by id.
+    public private(set) var kept: [UInt32: Notification] = [:]
     /// Processes whose notification was replaced by a newer one of its id: their end is no
     /// one's (but for their pictures).
     private var superseded: [Int32: String?] = [:]
@@ -203,6 +255,10 @@ extension Dispatcher: Machine {
             return notify(notification, at: now)
         case .close(let id):
             return close(id, at: now)
+        case .recalled(let notifications, let wallTime):
+            return recall(notifications, wallTime: wallTime)
+        case .user(let id, let call):
+            return user(call, id, at: now)
         case .spareStarted(let pid):
             return spareStarted(pid, at: now)
         case .handed(let id, let whole):
@@ -236,6 +292,11 @@ extension Dispatcher: Machine {
         var effects: [Effect] = []
         if case .serving = phase { phase = .serving(idleSince: nil) }
         let id = notification.id
+        if let old = kept.removeValue(forKey: id) {
+            // Kept after its toast: the new one takes its place, on screen again.
+            effects.append(.forget(id))
+            if let picture = old.picture, picture != notification.picture { effects.append(.removePicture(picture)) }
+        }
         if let old = entries[id] {
             switch old.place {
             case .waiting:
@@ -268,16 +329,85 @@ extension Dispatcher: Machine {
     }
 
     private mutating func close(_ id: UInt32, at now: Double) -> [Effect] {
-        guard let entry = entries[id] else { return [] }
+        guard let entry = entries[id] else { return forgetKept(id, .closedByCall) }
         switch entry.place {
         case .waiting:
             line.removeAll { $0 == id }
             return closeEntry(id, .closedByCall) + becameIdle(at: now)
         case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid):
             // Its process says how it ended; dismissed by this call, it is closed by it.
-            entries[id]?.closedByCall = true
+            entries[id]?.asked = .close
             return [.dismiss(pid)]
         }
+    }
+
+    // MARK: Kept notifications and the user's calls
+
+    private mutating func recall(_ notifications: [Notification], wallTime: Int) -> [Effect] {
+        var effects: [Effect] = []
+        for notification in notifications where entries[notification.id] == nil && kept[notification.id] == nil {
+            kept[notification.id] = notification
+        }
+        for (id, notification) in kept.sorted(by: { $0.key < $1.key }) where wallTime - notification.time > limits.keptAge {
+            effects += forgetKept(id, .expired)
+        }
+        return effects + boundKept()
+    }
+
+    /// Past the bound of kept notifications the oldest are closed (`expired`).
+    private mutating func boundKept() -> [Effect] {
+        guard kept.count > limits.kept else { return [] }
+        let oldest = kept.values.sorted { ($0.time, $0.id) < ($1.time, $1.id) }.prefix(kept.count - limits.kept)
+        return oldest.flatMap { forgetKept($0.id, .expired) }
+    }
+
+    /// Ends kept notification `id` for `reason`: out of the store, its signal, its picture.
+    private mutating func forgetKept(_ id: UInt32, _ reason: NotificationClosedReason) -> [Effect] {
+        guard let notification = kept.removeValue(forKey: id) else { return [] }
+        return [.forget(id), .closed(id, reason)] + (notification.picture.map { [.removePicture($0)] } ?? [])
+    }
+
+    /// Keeps `id` after its toast: out of the running, into the store.
+    private mutating func keepEntry(_ id: UInt32) -> [Effect] {
+        guard let entry = entries.removeValue(forKey: id) else { return [] }
+        kept[id] = entry.notification
+        return [.keep(entry.notification)] + boundKept()
+    }
+
+    private mutating func user(_ call: UserCall, _ id: UInt32, at now: Double) -> [Effect] {
+        if let notification = kept[id] {
+            switch call {
+            case .press(let label, let clickTime):
+                guard let key = notification.toast.action(label: label) else { return [.answer(.noAction(id, label: label))] }
+                let after: [Effect] = notification.toast.whenActed == .kept ? [] : forgetKept(id, .dismissed)
+                return [.invoke(id, action: key, clickTime: clickTime)] + after + [.answer(.done)]
+            case .dismiss:
+                return forgetKept(id, .dismissed) + [.answer(.done)]
+            case .reshow:
+                kept[id] = nil
+                if case .serving = phase { phase = .serving(idleSince: nil) }
+                entries[id] = Entry(notification: notification)
+                line.append(id)
+                return [.forget(id)] + bound() + handOut(at: now) + [.answer(.done)]
+            }
+        }
+        guard let entry = entries[id] else { return [.answer(.unknown(id))] }
+        let asked: Asked
+        switch call {
+        case .press(let label, let clickTime):
+            guard let key = entry.notification.toast.action(label: label) else { return [.answer(.noAction(id, label: label))] }
+            asked = .press(key: key, clickTime: clickTime)
+        case .dismiss: asked = .dismiss
+        case .reshow: return [.answer(.done)]  // it shows, or is about to
+        }
+        guard let pid = entry.place.pid else {
+            // Not handed out yet: ended here, as its toast would have.
+            line.removeAll { $0 == id }
+            entries[id]?.asked = asked
+            return end(id, report: nil) + [.answer(.done)] + becameIdle(at: now)
+        }
+        entries[id]?.asked = asked
+        return [.dismiss(pid), .answer(.done)]
     }
 
     // MARK: Processes
@@ -318,7 +448,7 @@ extension Dispatcher: Machine {
         guard let (id, entry) = entries.first(where: { $0.value.place.pid == pid }) else { return [] }
         var effects: [Effect] = []
         let said = report.map { $0.queued || !$0.outcome.isEmpty } ?? false
-        if entry.place.isBeforeTheQueue, !said, status != 0, !entry.closedByCall, entry.attempts < limits.retries {
+        if entry.place.isBeforeTheQueue, !said, status != 0, entry.asked == .nothing, entry.attempts < limits.retries {
             // Gone before it joined, without a word: handed out again, first in line.
             entries[id]?.place = .waiting
             entries[id]?.attempts += 1
@@ -327,11 +457,30 @@ extension Dispatcher: Machine {
                 + handOut(at: now)
         }
         if !said && status != 0 { effects.append(.warn("the toast of notification \(id) failed (status \(status))")) }
-        let (action, reason) = entry.notification.toast.ending(report ?? NotificationChild.Report(), closedByCall: entry.closedByCall)
+        return effects + end(id, report: report) + handOut(at: now) + becameIdle(at: now)
+    }
+
+    /// Notification `id`'s toast has ended (`report`: what it wrote): the action it invoked,
+    /// then the notification kept or closed. What a call asked of it wins over the report.
+    private mutating func end(_ id: UInt32, report: NotificationChild.Report?) -> [Effect] {
+        guard let entry = entries[id] else { return [] }
+        let toast = entry.notification.toast
+        let action: String?
+        let clickTime: UInt32?
+        let end: NotificationToast.End
+        switch entry.asked {
+        case .press(let key, let time): (action, clickTime, end) = (key, time, toast.whenActed == .kept ? .kept : .closed(.dismissed))
+        case .dismiss: (action, clickTime, end) = (nil, nil, .closed(.dismissed))
+        case .nothing, .close:
+            (action, end) = toast.ending(report ?? NotificationChild.Report(), closedByCall: entry.asked == .close)
+            clickTime = report?.clickTime
+        }
         // Spec 1.2: the token first, so that the application has it when it acts.
-        if let action { effects.append(.invoke(id, action: action, clickTime: report?.clickTime)) }
-        effects += closeEntry(id, reason)
-        return effects + handOut(at: now) + becameIdle(at: now)
+        let invoked: [Effect] = action.map { [.invoke(id, action: $0, clickTime: clickTime)] } ?? []
+        switch end {
+        case .kept: return invoked + keepEntry(id)
+        case .closed(let reason): return invoked + closeEntry(id, reason)
+        }
     }
 
     /// Closes `id` for `reason`: its signal and its picture.

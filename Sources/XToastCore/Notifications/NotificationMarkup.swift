@@ -67,6 +67,39 @@ public enum NotificationMarkup {
         return String(String.UnicodeScalarView(output))
     }
 
+    /// The text of sanitised markup (`sanitize`'s), without its tags and with its entities
+    /// read: what a terminal or a list shows of a body.
+    public static func plain(_ markup: String) -> String {
+        var output = String.UnicodeScalarView()
+        var inTag = false
+        var entity: String.UnicodeScalarView?
+        let entities: [String: Unicode.Scalar] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+        for scalar in markup.unicodeScalars {
+            if inTag {
+                inTag = scalar != ">"
+            } else if var name = entity {
+                if scalar == ";" {
+                    output.append(entities[String(name)] ?? " ")
+                    entity = nil
+                } else if name.count < 8 {
+                    name.append(scalar)
+                    entity = name
+                } else {
+                    output.append(contentsOf: "&".unicodeScalars + name)
+                    output.append(scalar)
+                    entity = nil
+                }
+            } else if scalar == "<" {
+                inTag = true
+            } else if scalar == "&" {
+                entity = String.UnicodeScalarView()
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
     /// Plain text (a summary, a label) as markup that shows it as it is: every `&`, `<`, `>`
     /// and quote scalar escaped, whatever mark follows it.
     public static func escape(_ text: String) -> String {

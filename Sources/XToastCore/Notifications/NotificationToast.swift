@@ -11,6 +11,32 @@ public struct NotificationToast: Equatable, Sendable {
     public var hasDefaultAction: Bool
     /// The label of each button, as the toast prints it.
     public var labels: [String]
+    /// The application's name, the summary (plain text) and the body (markup, sanitised), each
+    /// cut as the toast shows them: what the centre and `--list` say of it.
+    public var app: String
+    public var summary: String
+    public var body: String
+    /// What becomes of the notification when its toast's time is up: kept (the spec's
+    /// `persistence`: in the centre, its actions still reaching the application) when the server
+    /// chose the time; closed as `expired` when the application gave a time of its own (the spec:
+    /// it "should automatically close" then) or said it is `transient`.
+    public var whenExpired: Keeping
+    /// What becomes of it once an action is taken: closed, or kept when it is `resident` (the
+    /// spec: it stays until the user or the application removes it).
+    public var whenActed: Keeping
+
+    /// Kept after its toast, or closed.
+    public enum Keeping: String, Equatable, Sendable {
+        case kept, closed
+    }
+
+    /// How a toast's end leaves its notification.
+    public enum End: Equatable, Sendable {
+        /// Kept after its toast.
+        case kept
+        /// Closed: `NotificationClosed` with this reason.
+        case closed(NotificationClosedReason)
+    }
 
     /// Buttons shown at most (the command's own bound): more actions are left out.
     public static let buttonLimit = 8
@@ -76,11 +102,14 @@ public struct NotificationToast: Equatable, Sendable {
         if hasDefault { arguments.append("--action") }
         if request.hints.transient { arguments.append("--no-history") }
         (buttonKeys, self.labels, hasDefaultAction) = (keys, labels, hasDefault)
+        whenExpired = request.expireTimeout < 0 && !request.hints.transient ? .kept : .closed
+        whenActed = request.hints.resident && !request.hints.transient ? .kept : .closed
 
         // Summary over body, as daemons draw them; one of them alone is the message. The title
         // is markup too under --markup: the summary is plain text, escaped.
         let summary = Self.plainLine(request.summary, limit: Self.summaryLimit)
         let body = NotificationMarkup.sanitize(request.body)
+        (app, self.summary, self.body) = (Self.plainLine(request.appName, limit: Self.summaryLimit), summary, body)
         let hasBody = !body.allSatisfy(\.isWhitespace)
         switch (summary.isEmpty, hasBody) {
         case (false, true): arguments += ["--title", NotificationMarkup.escape(summary), "--", body]
@@ -94,21 +123,33 @@ public struct NotificationToast: Equatable, Sendable {
         self.arguments = arguments
     }
 
-    /// What a toast's end means for the application: the action it invoked, if any, and why it
-    /// closed. `report` is what the toast wrote (`--print-outcome`'s word, then a button's
-    /// label); `closedByCall` says whether CloseNotification asked for the end.
-    public func ending(_ report: NotificationChild.Report, closedByCall: Bool) -> (action: String?, reason: NotificationClosedReason) {
+    /// What a toast's end means for the application: the action it invoked, if any, and what
+    /// becomes of the notification. `report` is what the toast wrote (`--print-outcome`'s word,
+    /// then a button's label); `closedByCall` says whether CloseNotification asked for the end.
+    public func ending(_ report: NotificationChild.Report, closedByCall: Bool) -> (action: String?, end: End) {
         let lines = report.outcome
         switch lines.first ?? "" {
-        case "expired": return (nil, .expired)
-        case "clicked": return (nil, .dismissed)
-        case "action": return (hasDefaultAction ? "default" : nil, .dismissed)
+        case "expired": return (nil, closedByCall ? .closed(.closedByCall) : whenExpired.end(.expired))
+        case "clicked": return (nil, .closed(.dismissed))
+        case "action": return hasDefaultAction ? ("default", whenActed.end(.dismissed)) : (nil, .closed(.dismissed))
         case "button":
-            guard lines.count > 1, let index = labels.firstIndex(of: lines[1]) else { return (nil, .dismissed) }
-            return (buttonKeys[index], .dismissed)
-        case "dismissed": return (nil, closedByCall ? .closedByCall : .dismissed)
-        default: return (nil, closedByCall ? .closedByCall : .undefined)  // replaced by another tag's toast, dropped, failed
+            guard lines.count > 1, let key = key(ofButton: lines[1]) else { return (nil, .closed(.dismissed)) }
+            return (key, whenActed.end(.dismissed))
+        case "dismissed": return (nil, .closed(closedByCall ? .closedByCall : .dismissed))
+        default: return (nil, .closed(closedByCall ? .closedByCall : .undefined))  // replaced by another tag's toast, dropped, failed
         }
+    }
+
+    /// The action a press asks for: the default action (`label` nil), or the key of the button
+    /// labelled `label`; nil when it has none.
+    public func action(label: String?) -> String? {
+        guard let label else { return hasDefaultAction ? "default" : nil }
+        return key(ofButton: label)
+    }
+
+    /// The action key of the button labelled `label`.
+    public func key(ofButton label: String) -> String? {
+        labels.firstIndex(of: label).map { buttonKeys[$0] }
     }
 
     /// A label as `--button` takes it (1 to 64 characters, no control characters), nil when
@@ -125,5 +166,12 @@ public struct NotificationToast: Equatable, Sendable {
             line.append(character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f } ? " " : character)
         }
         return line.trimmingCharacters
+    }
+}
+
+extension NotificationToast.Keeping {
+    /// Kept, or closed for `reason`.
+    func end(_ reason: NotificationClosedReason) -> NotificationToast.End {
+        self == .kept ? .kept : .closed(reason)
     }
 }

@@ -1,0 +1,72 @@
+import CGio
+import XToastCore
+
+/// The user's calls on an application's notification (`--press`, `--dismiss`, `--reshow` with
+/// `--notification`): sent to the notification service on the session bus, which the bus
+/// starts for them if it is gone, so that the action reaches the application from the one
+/// name it listens to.
+public enum CenterCall {
+    /// Why the call did not do it, in words for the user.
+    public struct Failure: Error {
+        public var message: String
+    }
+
+    /// How long the service may take to start and answer.
+    static let timeoutMilliseconds: Int32 = 15_000
+
+    /// Sends `call` for notification `id` and waits for the service's answer.
+    public static func send(_ call: Dispatcher.UserCall, id: UInt32) throws(Failure) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            throw Failure(message: "cannot connect to the session bus: \(message(of: error))")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        var values: [OpaquePointer?]
+        let method: String
+        switch call {
+        case .press(let label, let time):
+            method = "Press"
+            values = [g_variant_new_uint32(id), g_variant_new_string(label ?? ""), g_variant_new_uint32(time ?? 0)]
+        case .dismiss:
+            method = "Dismiss"
+            values = [g_variant_new_uint32(id)]
+        case .reshow:
+            method = "Reshow"
+            values = [g_variant_new_uint32(id)]
+        }
+        let parameters = g_variant_new_tuple(&values, gsize(values.count))
+        let reply = g_dbus_connection_call_sync(
+            connection, NotificationService.busName, NotificationService.objectPath, NotificationService.centerInterface, method,
+            parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
+        if let reply {
+            g_variant_unref(reply)
+            return
+        }
+        throw Failure(message: failure(of: error))
+    }
+
+    /// The service's own errors as it words them; the bus's in words for the user.
+    private static func failure(of error: UnsafeMutablePointer<GError>?) -> String {
+        guard let error else { return "the notification service did not answer" }
+        let remote = g_dbus_error_get_remote_error(error).map { name in
+            defer { g_free(name) }
+            return String(cString: name)
+        }
+        switch remote {
+        case NotificationService.unknownError, NotificationService.noActionError:
+            g_dbus_error_strip_remote_error(error)
+            return message(of: error)
+        case "org.freedesktop.DBus.Error.ServiceUnknown":
+            g_error_free(error)
+            return "no notification service on the session bus (is xtoast's D-Bus service file installed?)"
+        default:
+            return "the notification service: \(message(of: error))"
+        }
+    }
+
+    private static func message(of error: UnsafeMutablePointer<GError>?) -> String {
+        guard let error else { return "unknown error" }
+        defer { g_error_free(error) }
+        return String(cString: error.pointee.message)
+    }
+}

@@ -1,0 +1,66 @@
+import Glibc
+import XToastCore
+import XToastSystem
+
+/// The notifications kept after their toasts, on disk (`KeptNotifications` is the format): one
+/// file per notification in `$XDG_RUNTIME_DIR/xtoast/kept`, written whole under a temporary name
+/// and renamed into place, so that a reader (another service, `--list`) never sees half of one.
+public struct KeptStore: Sendable {
+    public let folder: String
+
+    /// The store of this user's session (`$XDG_RUNTIME_DIR/xtoast/kept`).
+    public init() { folder = "\(NotificationIDs.folder)/kept" }
+
+    init(folder: String) { self.folder = folder }
+
+    /// Makes the folder (the user's alone) if it is not there; why not, if it cannot be.
+    func prepare() throws(SystemFailure) {
+        for path in [NotificationIDs.folder, folder] where mkdir(path, 0o700) != 0 && Errno.current != .exists {
+            throw SystemFailure("cannot make \(path)")
+        }
+    }
+
+    /// Every notification the store holds that reads, in no order; at most
+    /// `KeptNotifications.fileCountLimit` files are looked at.
+    public func all() -> [Dispatcher.Notification] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var found: [Dispatcher.Notification] = []
+        var looked = 0
+        while looked < KeptNotifications.fileCountLimit, let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let id = UInt32(name) else { continue }
+            looked += 1
+            if let notification = read(id) { found.append(notification) }
+        }
+        return found
+    }
+
+    /// Notification `id`, if the store holds it and it reads (and says it is `id`).
+    public func read(_ id: UInt32) -> Dispatcher.Notification? {
+        guard let (bytes, truncated) = try? RegularFile.read("\(folder)/\(id)", limit: KeptNotifications.fileByteLimit), !truncated,
+            let notification = KeptNotifications.decode(bytes), notification.id == id
+        else { return nil }
+        return notification
+    }
+
+    /// Writes `notification` into the store; why not, if it could not be.
+    func write(_ notification: Dispatcher.Notification) throws(SystemFailure) {
+        try prepare()
+        let bytes = KeptNotifications.encode(notification)
+        let path = "\(folder)/\(notification.id)"
+        let temporary = "\(folder)/.\(notification.id)-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemFailure("cannot write \(temporary)") }
+        let written = Descriptor.writeAll(fd, bytes)
+        close(fd)
+        guard written, rename(temporary, path) == 0 else {
+            let failure = SystemFailure("cannot write \(path)")
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Removes notification `id` from the store (gone already is no error).
+    func remove(_ id: UInt32) { unlink("\(folder)/\(id)") }
+}

@@ -1,0 +1,149 @@
+import CX11
+import Foundation
+import Testing
+
+/// Notifications kept after their toasts (the spec's `persistence`, issue #29), on a private bus
+/// with the service activated from its package file, against python3-dbus clients that stay on
+/// the bus: what was kept is listed, its action reaches the application after the service that
+/// showed it has gone (the bus starts another for the call), and it is closed only when the
+/// user or the application ends it.
+extension OnScreen {
+    @Suite(.serialized) struct NotificationPersistence {
+        /// A client that sends one notification with the server's time (`-1`) and prints its id,
+        /// then every ActionInvoked and NotificationClosed for it, until one closes it.
+        static func client(actions: String, hints: String = "{}") -> String {
+            """
+            import dbus, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.SessionBus()
+            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                    "org.freedesktop.Notifications")
+            mine = []
+            loop = GLib.MainLoop()
+            def action(id, key):
+                if id in mine: print("action", key, flush=True)
+            def closed(id, reason):
+                if id in mine:
+                    print("closed", reason, flush=True)
+                    loop.quit()
+            bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
+            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
+            mine.append(server.Notify("keeper", 0, "", "Build finished", "<b>all</b> green", \(actions), \(hints), -1))
+            print("id", mine[0], flush=True)
+            GLib.timeout_add(60000, loop.quit)
+            loop.run()
+            """
+        }
+
+        /// A quick toast for the client's notifications (`duration` seconds): the test waits for its end.
+        static func quickRule(_ duration: Double) -> String {
+            "[rule keeper]\napp = keeper\nduration = \(duration)\nfade-in = 0\nfade-out = 0\n"
+        }
+
+        /// Starts the bus with the quick rule, sends the client's notification and waits until its
+        /// toast has come and gone and the service that showed it has exited; the client and its id.
+        private func keptAfterTheService(
+            _ bus: PrivateBus, _ watcher: XWatcher, actions: String, hints: String = "{}"
+        ) throws -> (PrivateBus.Client, Int) {
+            let client = try bus.start(["/usr/bin/python3", "-c", Self.client(actions: actions, hints: hints)])
+            let toast = try #require(try watcher.waitForToasts().first)
+            let service = try servicePID(bus)
+            _ = try watcher.waitForDestroy(toast)
+            // Not our child: its end sends us nothing to wait on.
+            try waitUntil("the service exits when idle", timeout: 20) { kill(service, 0) != 0 }
+            let id = try waitForValue("the client's id") { () -> Int? in
+                let text = (try? String(contentsOfFile: client.output, encoding: .utf8)) ?? ""
+                return text.split(separator: "\n").first.flatMap { Int($0.split(separator: " ").last ?? "") }
+            }
+            return (client, id)
+        }
+
+        private func servicePID(_ bus: PrivateBus) throws -> Int32 {
+            let owner = try bus.run([
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.freedesktop.Notifications",
+            ])
+            return try #require(Int32(owner.split(separator: " ").last?.filter(\.isNumber) ?? ""), "\(owner)")
+        }
+
+        private func xtoast(_ bus: PrivateBus, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try bus.start([try xtoastBinary()] + arguments).result(timeout: 30)
+        }
+
+        private func quickBus(_ display: String, duration: Double = 0.3) throws -> (PrivateBus, String) {
+            let config = temporaryPath("-config")
+            try FileManager.default.createDirectory(atPath: config + "/xtoast", withIntermediateDirectories: true)
+            try Self.quickRule(duration).write(toFile: config + "/xtoast/config", atomically: true, encoding: .utf8)
+            return (try PrivateBus(display: display, environment: ["XDG_CONFIG_HOME": config]), config)
+        }
+
+        /// The toast expired and its service exited: the notification is listed as kept, and a
+        /// press of its button reaches the client that is still waiting (ActionInvoked, then
+        /// closed as dismissed); after that it is gone. A press on an id that is not there says
+        /// so in one line, status 1.
+        @Test func anActionReachesTheApplicationAfterItsToastAndItsService() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let (bus, config) = try quickBus(display)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let (client, id) = try keptAfterTheService(bus, watcher, actions: #"["default", "", "open", "Open"]"#)
+
+            let listed = try xtoast(bus, ["--list"])
+            #expect(listed.stdout.contains("kept       id \(id)  "), "\(listed)")
+            #expect(listed.stdout.contains("keeper: Build finished — all green  buttons: Open"), "\(listed)")
+            let json = try xtoast(bus, ["--list", "--json"])
+            #expect(json.stdout.contains(#"{"state":"kept","id":\#(id),"#), "\(json)")
+
+            let pressed = try xtoast(bus, ["--press", "Open", "--notification", "\(id)"])
+            #expect(pressed.status == 0, "\(pressed)")
+            #expect(try client.finish(timeout: 20) == "id \(id)\naction open\nclosed 2\n")
+            #expect(!(try xtoast(bus, ["--list"])).stdout.contains("kept"))
+
+            let missing = try xtoast(bus, ["--press", "--notification", "\(id)"])
+            #expect(missing.status == 1)
+            #expect(missing.stderr == "xtoast: no notification \(id) is kept or showing\n", "\(missing)")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// CloseNotification on a kept one closes it (3), from a service that started after the
+        /// one that kept it.
+        @Test func theApplicationClosesAKeptOne() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let (bus, config) = try quickBus(display)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let (client, id) = try keptAfterTheService(bus, watcher, actions: "[]")
+            _ = try bus.run([
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+                "/org/freedesktop/Notifications", "--method", "org.freedesktop.Notifications.CloseNotification", "\(id)",
+            ])
+            #expect(try client.finish(timeout: 20) == "id \(id)\nclosed 3\n")
+            #expect(!(try xtoast(bus, ["--list"])).stdout.contains("kept"))
+        }
+
+        /// Resident: an action leaves it kept, with no NotificationClosed; shown again, its toast's
+        /// button still reaches the client; dismissed, it is closed (2).
+        @Test func aResidentOneStaysAfterItsActions() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            // Long enough for the pointer to reach the button shown again (it holds the toast then).
+            let (bus, config) = try quickBus(display, duration: 2)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let (client, id) = try keptAfterTheService(
+                bus, watcher, actions: #"["next", "Next"]"#, hints: #"{"resident": dbus.Boolean(True)}"#)
+            #expect(try xtoast(bus, ["--press", "Next", "--notification", "\(id)"]).status == 0)
+            let refused = try xtoast(bus, ["--press", "Previous", "--notification", "\(id)"])
+            #expect(refused.status == 1 && refused.stderr == "xtoast: notification \(id) has no button \"Previous\"\n", "\(refused)")
+            #expect(try xtoast(bus, ["--list"]).stdout.contains("id \(id)"))
+
+            // Shown again: a toast with its button; a click on it is the action.
+            watcher.discardEvents()
+            #expect(try xtoast(bus, ["--reshow", "--notification", "\(id)"]).status == 0)
+            let again = try #require(try watcher.waitForToasts().first)
+            let frame = try #require(watcher.geometry(again))
+            try click((frame.x, frame.y + frame.height - 22, frame.width, 4), display: display)
+            _ = try watcher.waitForDestroy(again)
+            #expect(try xtoast(bus, ["--dismiss", "--notification", "\(id)"]).status == 0)
+            #expect(try client.finish(timeout: 20) == "id \(id)\naction next\naction next\nclosed 2\n")
+            try expectOthersStillShow(display, watcher)
+        }
+    }
+}
