@@ -83,13 +83,11 @@ public final class NotificationService {
     private var forked: ToastProcess?
 
     public init(
-        display: XDisplay, rules: [NotificationRule], idleTime: Double, version: String, forked: ToastProcess?,
+        display: XDisplay, rules: [NotificationRule], limits: Dispatcher.Limits, version: String, forked: ToastProcess?,
         warn: @escaping (String) -> Void
     ) {
         (self.display, self.rules, self.version, self.warn) = (display, rules, version, warn)
         self.forked = forked
-        var limits = Dispatcher.Limits()
-        limits.idleTime = idleTime
         driver = Driver(Dispatcher(limits: limits))
     }
 

@@ -174,6 +174,9 @@ enum Documentation {
         text += markdownTable(visible.filter { $0.scope == .look })
         text += "\n## For one call\n\nOn the command line only.\n\n"
         text += markdownTable(visible.filter { $0.scope == .invocation })
+        text +=
+            "\n## The notification service\n\nIn the config file's general part, or on `xtoast --notification-service`'s command line.\n\n"
+        text += markdownTable(visible.filter { $0.scope == .service })
         text += "\n## Examples\n\n```sh\n"
         for (command, note) in examples { text += command + (note.isEmpty ? "" : "  # \(note)") + "\n" }
         text += "```\n\n## Exit status\n\n| status | meaning |\n| --- | --- |\n"

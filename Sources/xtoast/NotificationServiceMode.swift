@@ -11,7 +11,8 @@ enum NotificationServiceMode {
     /// as long); `XTOAST_NOTIFICATION_IDLE` changes it (tests use a short one).
     static let idleTime = 30.0
 
-    static func run(_ request: Configuration) throws(CommandError) -> Int32 {
+    /// `options`: the command line's, which win over the config file's.
+    static func run(_ request: Configuration, options: [(definition: OptionDefinition, value: String)]) throws(CommandError) -> Int32 {
         // A service that cannot serve leaves it nothing to read: it ends without a word.
         let forked: NotificationService.ToastProcess?
         switch NotificationService.forkToastProcess() {
@@ -30,17 +31,28 @@ enum NotificationServiceMode {
             throw .failure(error.description)
         }
         var rules: [NotificationRule] = []
+        // The service's own settings: the config file's, then the command line's.
+        var settings = ConfigurationBuilder()
         if let config = ConfigSource.load(request) {
             let read = NotificationRule.rules(in: config.file)
             rules = read.rules
             for problem in read.problems { warn("\(config.path):\(problem.line): \(problem.message)") }
+            var own = config.file
+            own.global.removeAll { OptionTable.named($0.key)?.scope != .service }
+            own.problems = []
+            settings.apply(file: own, path: config.path, preset: nil)
         }
-        var idle = idleTime
+        try? settings.apply(commandLine: options.filter { $0.definition.scope == .service })
+        for warning in settings.warnings { warn(warning) }
+        var limits = Dispatcher.Limits()
+        limits.kept = settings.configuration.keptNotifications
+        limits.keptAge = Int(settings.configuration.keptNotificationAge)
+        limits.idleTime = idleTime
         if let text = Environment.value("XTOAST_NOTIFICATION_IDLE"), let seconds = Double(text), seconds > 0 {
-            idle = seconds
+            limits.idleTime = seconds
         }
         let version = String(Documentation.version.dropFirst("xtoast ".count))
-        let service = NotificationService(display: display, rules: rules, idleTime: idle, version: version, forked: forked, warn: warn)
+        let service = NotificationService(display: display, rules: rules, limits: limits, version: version, forked: forked, warn: warn)
         do throws(NotificationService.Ending) {
             return try service.run()
         } catch {

@@ -75,7 +75,7 @@ struct XToastCommand {
             Output.write(text)
             return ExitStatus.success
         }
-        if request.mode == .notificationService { return try NotificationServiceMode.run(request) }
+        if request.mode == .notificationService { return try NotificationServiceMode.run(request, options: parsed.options) }
         // An application's notification is the service's: no display is needed to act on it.
         if let id = request.notification { return try Control.notification(id, mode: request.mode, words: parsed.words) }
         // The history is the user's file: no display is needed to read it.

@@ -287,6 +287,8 @@ struct ConfigurationBuilderTests {
             urgent       = auto                       # default
             tag          =                            # default
             in-history   = true                       # default
+            keep-notifications = 100                  # default
+            keep-notifications-for = 1d               # default
             """
         #expect(try build().report == expected)
     }
@@ -298,7 +300,7 @@ struct ConfigurationBuilderTests {
             file: "radius = 6\n[volume]\nfont = Mono 9\n",
             arguments: ["--preset", "volume", "--stack", "--tag", "volume", "--detach", "--progress", "40!", "--markup"])
         let lines = builder.report.split(separator: "\n").map(String.init)
-        let look = OptionTable.all.filter { $0.scope == .look }.map(\.name)
+        let look = OptionTable.all.filter { $0.scope != .invocation }.map(\.name)
         #expect(lines.map { String($0.prefix { $0 != " " }) } == look)
 
         func line(_ name: String) -> String? { lines.first { $0.hasPrefix(name + " ") } }

@@ -564,3 +564,38 @@ struct KeptNotificationsTests {
             ])
     }
 }
+
+@Suite("Dispatcher: the bounds of what is kept, as the settings give them")
+struct DispatcherKeptSettingsTests {
+    @Test("keep-notifications = 0: nothing kept, closed as expired when its toast's time is up")
+    func nothingKept() {
+        var limits = Dispatcher.Limits()
+        limits.kept = 0
+        var v = VirtualService(limits: limits)
+        let effects = v.keep(1)
+        #expect(!effects.contains { if case .keep = $0 { true } else { false } })
+        #expect(v.closed.map(\.0) == [1] && v.closed.first?.1 == .expired)
+    }
+
+    @Test("The settings read from a config file's general part and the command line")
+    func settings() throws {
+        var builder = ConfigurationBuilder()
+        builder.apply(file: ConfigFile(parsing: "keep-notifications = 5\nkeep-notifications-for = 12h\n"), path: "c", preset: nil)
+        #expect(builder.warnings.isEmpty)
+        #expect(builder.configuration.keptNotifications == 5 && builder.configuration.keptNotificationAge == 43_200)
+        let definition = try #require(OptionTable.named("keep-notifications-for"))
+        #expect(definition.current?(builder.configuration) == "12h")
+        try builder.apply(commandLine: [(try #require(OptionTable.named("keep-notifications")), "7")])
+        #expect(builder.configuration.keptNotifications == 7)
+    }
+}
+
+extension DispatcherKeptSettingsTests {
+    @Test("The service's settings are read from the file's general part only, never from a preset's section")
+    func onlyInTheGeneralPart() {
+        var builder = ConfigurationBuilder()
+        builder.apply(file: ConfigFile(parsing: "[volume]\nkeep-notifications = 5\n"), path: "c", preset: "volume")
+        #expect(builder.configuration.keptNotifications == 100)
+        #expect(builder.warnings.first?.contains("a setting of the notification service") == true, "\(builder.warnings)")
+    }
+}

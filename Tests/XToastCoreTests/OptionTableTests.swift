@@ -174,7 +174,8 @@ struct OptionTableTests {
     /// by the completions and the docs.
     static let openValueOptions: Set<String> = [
         "offset", "idle", "font", "foreground", "background", "radius", "padding", "max-width", "max-lines", "fade-in", "fade-out",
-        "scale", "title", "progress", "tag", "button", "in", "at", "tz", "display", "notification",
+        "scale", "title", "progress", "tag", "button", "in", "at", "tz", "display", "notification", "keep-notifications",
+        "keep-notifications-for",
     ]
 
     @Test("Every value option lists its words or a file, or is one whose values are numbers or free text")
@@ -350,6 +351,9 @@ struct OptionTableTests {
         ("generate-completion", "powershell", "shell"),
         ("notification", "0", "notification id"), ("notification", "x", "notification id"), ("notification", "-3", "notification id"),
         ("notification", "4294967296", "notification id"),
+        ("keep-notifications", "-1", "keep-notifications"), ("keep-notifications", "10001", "keep-notifications"),
+        ("keep-notifications", "2.5", "keep-notifications"), ("keep-notifications-for", "30s", "keep-notifications-for"),
+        ("keep-notifications-for", "forever", "keep-notifications-for"),
     ]
 
     /// Value options that take any text: a file name, a display, a time zone, a title.

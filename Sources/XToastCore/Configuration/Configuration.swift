@@ -31,6 +31,10 @@ public struct Configuration: Sendable {
     /// `--notification`: the application's notification that `--press`, `--dismiss` or
     /// `--reshow` is for.
     public var notification: UInt32?
+    /// The notification service's bounds on what it keeps after the toasts: how many, how long
+    /// (seconds).
+    public var keptNotifications = 100
+    public var keptNotificationAge = 86_400.0
     /// `--in`: seconds.
     public var delay: Double?
     /// `--at` as written; made an instant with the time zone rules by the command.

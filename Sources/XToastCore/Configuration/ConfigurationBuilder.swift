@@ -71,9 +71,11 @@ public struct ConfigurationBuilder: Sendable {
     public mutating func apply(file: ConfigFile, path: String, preset: String?) {
         let earlier = warnings.count
         for problem in file.problems { warnings.append("\(path):\(problem.line): \(problem.message)") }
-        let entries = file.global + (preset.flatMap { file.sections[$0] } ?? [])
-        for entry in entries {
-            applyQuietly(entry.key, entry.value, source: .file(path: path, line: entry.line), place: "\(path):\(entry.line): \(entry.key)")
+        let entries = file.global.map { ($0, true) } + (preset.flatMap { file.sections[$0] } ?? []).map { ($0, false) }
+        for (entry, general) in entries {
+            applyQuietly(
+                entry.key, entry.value, source: .file(path: path, line: entry.line), place: "\(path):\(entry.line): \(entry.key)",
+                serviceSettings: general)
         }
         // Reported in the order of the file's lines.
         let lineNumber = { (warning: String) in Int(warning.dropFirst(path.count + 1).prefix { $0.isNumber }) ?? 0 }
@@ -93,14 +95,23 @@ public struct ConfigurationBuilder: Sendable {
         warnings.append("\(place): \(extra) more problem\(extra == 1 ? "" : "s") not shown")
     }
 
-    private mutating func applyQuietly(_ key: String, _ value: String, source: Source, place: String) {
+    /// `serviceSettings`: the notification service's settings may be given here (the config
+    /// file's general part), not only the look's.
+    private mutating func applyQuietly(_ key: String, _ value: String, source: Source, place: String, serviceSettings: Bool = false) {
         guard let definition = OptionTable.named(key) else {
             warnings.append("\(place): unknown setting")
             return
         }
-        guard definition.scope == .look else {
+        switch definition.scope {
+        case .look: break
+        case .invocation:
             warnings.append("\(place): a command-line option, not a setting")
             return
+        case .service:
+            guard serviceSettings else {
+                warnings.append("\(place): a setting of the notification service, read from the config file's general part only")
+                return
+            }
         }
         do {
             try definition.apply(value, to: &configuration)
@@ -112,7 +123,7 @@ public struct ConfigurationBuilder: Sendable {
 
     /// `--print-config`: every setting a file or resource may hold, its value, and its source.
     public var report: String {
-        OptionTable.all.filter { $0.scope == .look && !$0.hidden }.map { definition in
+        OptionTable.all.filter { $0.scope != .invocation && !$0.hidden }.map { definition in
             let origin = origins[definition.name]
             let value = origin?.value ?? definition.current?(configuration) ?? definition.defaultText ?? ""
             let padded = definition.name.padding(to: 12)

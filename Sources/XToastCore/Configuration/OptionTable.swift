@@ -2,8 +2,9 @@
 /// man page, the shell completions and `--print-config` are all made from this.
 public struct OptionDefinition: Sendable {
     /// Whether an option describes the toast (and may be set in the config file, X resources
-    /// and presets) or only this one call (command line only).
-    public enum Scope: Sendable { case look, invocation }
+    /// and presets), only this one call (command line only), or the notification service (its
+    /// command line, or the config file's general part).
+    public enum Scope: Sendable { case look, invocation, service }
 
     public let name: String
     public let short: Character?
@@ -375,6 +376,25 @@ public enum OptionTable {
                 throw OptionError("invalid notification id \"\(text)\": expected a number from 1")
             }
             config.notification = id
+        },
+        OptionDefinition(
+            "keep-notifications", value: "count", scope: .service,
+            help:
+                "Applications' notifications kept after their toasts at most (the newest; 0: none, each closed when its toast's time is up).",
+            default: "100", current: { String($0.keptNotifications) }
+        ) { config, text throws(OptionError) in
+            config.keptNotifications = Int(try number(text, "keep-notifications", 0...10_000, whole: true))
+        },
+        OptionDefinition(
+            "keep-notifications-for", value: "time", scope: .service,
+            help: "How long an application's notification is kept after its toast at most: 90m, 12h, 7d.", default: "1d",
+            current: { Schedule.text(seconds: $0.keptNotificationAge) }
+        ) { config, text throws(OptionError) in
+            guard let seconds = Schedule.delay(parsing: text), seconds >= 60 else {
+                throw OptionError(
+                    "invalid keep-notifications-for \"\(text)\": expected a duration like 90m, 12h or 7d (a minute to a year)")
+            }
+            config.keptNotificationAge = seconds
         },
         OptionDefinition(
             "notification-service", scope: .invocation,

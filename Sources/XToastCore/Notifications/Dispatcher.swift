@@ -369,6 +369,8 @@ extension Dispatcher: Machine {
 
     /// Keeps `id` after its toast: out of the running, into the store.
     private mutating func keepEntry(_ id: UInt32) -> [Effect] {
+        // Nothing is kept: closed as its toast's time is up, as dunst does.
+        if limits.kept == 0 { return closeEntry(id, .expired) }
         guard let entry = entries.removeValue(forKey: id) else { return [] }
         kept[id] = entry.notification
         return [.keep(entry.notification)] + boundKept()

@@ -34,6 +34,18 @@ public enum Schedule {
         return total <= maximumDelay ? total : nil
     }
 
+    /// A duration as `delay(parsing:)` reads it: whole days, hours, minutes and seconds, larger
+    /// first (`1d`, `1h30m`, `0s`).
+    public static func text(seconds: Double) -> String {
+        var left = Int(seconds.rounded())
+        var text = ""
+        for (suffix, unit) in [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)] where left >= unit {
+            text += "\(left / unit)\(suffix)"
+            left %= unit
+        }
+        return text.isEmpty ? "0s" : text
+    }
+
     /// A wall-clock moment as written: a time of day, with or without a date.
     public struct WallTime: Equatable, Sendable {
         public var date: (year: Int, month: Int, day: Int)?
