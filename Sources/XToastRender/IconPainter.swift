@@ -26,7 +26,7 @@ enum IconImage {
 
     /// A PNG or SVG file, told apart by its first bytes (and an SVG by its name too).
     static func file(
-        at path: String, pixelSize: Int = 32, budget: SVGSandbox.Budget = .standard,
+        at path: String, pixelSize: Int = 32, budget: ImageSandbox.Budget = .standard,
         svgLibrary: () -> Result<SVGLibrary, RenderError> = { SVGLibrary.shared }
     ) throws(RenderError) -> IconImage {
         let what = "cannot read icon \"\(path)\""
