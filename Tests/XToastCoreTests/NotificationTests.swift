@@ -48,6 +48,42 @@ struct NotificationTests {
         #expect(toast.arguments == Self.start + expected + ["--", "Summary"])
     }
 
+    /// The configuration the toast of `toast` gets, put together as the command does: the
+    /// preset named on its command line, then the config file `file`, then its command line.
+    static func configuration(of arguments: [String], file: String = "") throws -> Configuration {
+        let options = try CommandLineParser.parse(arguments).options
+        var commandLineOnly = ConfigurationBuilder()
+        try commandLineOnly.apply(commandLine: options)
+        let preset = commandLineOnly.configuration.preset
+        var builder = ConfigurationBuilder()
+        builder.apply(builtInPreset: preset ?? "toast")
+        builder.apply(file: ConfigFile(parsing: file), path: "config", preset: preset)
+        try builder.apply(commandLine: options)
+        return builder.configuration
+    }
+
+    @Test(
+        "An application's notification without expire_timeout holds 10 s, as dunst's do; a rule's or a [normal] section's duration wins",
+        arguments: [
+            (Int32(-1), 1, "", DisplayDuration.seconds(10)), (-1, 0, "", .seconds(10)), (-1, 2, "", .sticky), (1500, 1, "", .seconds(1.5)),
+            (0, 1, "", .sticky), (-1, 1, "[rule chat]\napp = app\nduration = 4\n", .seconds(4)),
+            (-1, 1, "[rule chat]\napp = other\nduration = 4\n", .seconds(10)), (1500, 1, "[rule chat]\nduration = 4\n", .seconds(1.5)),
+            (-1, 1, "[normal]\nduration = auto\n", .automatic), (-1, 1, "duration = 3\n", .seconds(3)),
+            (-1, 2, "[rule urgent]\nurgency = critical\nduration = 20\n", .seconds(20)),
+        ] as [(Int32, UInt8, String, DisplayDuration)])
+    func defaultDuration(timeout: Int32, urgency: UInt8, file: String, expected: DisplayDuration) throws {
+        let rules = NotificationRule.rules(in: ConfigFile(parsing: file)).rules
+        let request = Self.request(body: String(repeating: "x", count: 30), hints: [("urgency", .byte(urgency))], timeout: timeout)
+        let toast = NotificationToast(id: 7, request: request, icon: nil, rules: rules)
+        #expect(try Self.configuration(of: toast.arguments, file: file).duration == expected, "\(toast.arguments)")
+    }
+
+    @Test("A script's toast keeps its automatic duration")
+    func scriptsKeepTheAutomaticDuration() throws {
+        #expect(try Self.configuration(of: ["--", String(repeating: "x", count: 30)]).duration == .automatic)
+        #expect(DisplayDuration.automatic.hold(for: String(repeating: "x", count: 30)) == 2.3)
+    }
+
     @Test func hintsPickPresetProgressTagAndIcon() {
         let request = Self.request(hints: [
             ("urgency", .byte(2)), ("value", .integer(140)), ("x-dunst-stack-tag", .string("volume")), ("category", .string("device")),
