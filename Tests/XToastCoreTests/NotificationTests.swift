@@ -96,6 +96,43 @@ struct NotificationTests {
             ])
     }
 
+    @Test(
+        "x-kde-origin-name leads the title; x-kde-display-appname takes the app name's place where it shows",
+        arguments: [
+            ("Summary", "Body", "app", nil, "example.com", ["--title", "example.com · Summary", "--", "Body"]),
+            ("", "Body", "app", nil, "example.com", ["--title", "example.com", "--", "Body"]),
+            ("Summary", "", "app", nil, "example.com", ["--", "example.com · Summary"]),
+            ("", "", "app", nil, "example.com", ["--", "app · example.com"]),
+            ("", "", "chromium", "Chromium", nil, ["--", "Chromium"]), ("", "", "app", " ", nil, ["--", "app"]),
+            ("", "", "", "Web", "a.org", ["--", "Web · a.org"]), ("", "", "", nil, " ", ["--", "Notification"]),
+            ("Summary", "Body", "app", "Shown", nil, ["--title", "Summary", "--", "Body"]),
+            ("Hi", "", "app", nil, "<b>x</b> & y", ["--", "&lt;b&gt;x&lt;/b&gt; &amp; y · Hi"]),
+        ] as [(String, String, String, String?, String?, [String])])
+    func source(summary: String, body: String, app: String, display: String?, origin: String?, expected: [String]) {
+        var hints: [(String, HintValue)] = []
+        if let display { hints.append(("x-kde-display-appname", .string(display))) }
+        if let origin { hints.append(("x-kde-origin-name", .string(origin))) }
+        let request = Self.request(summary: summary, body: body, hints: hints, app: app)
+        #expect(NotificationToast(id: 7, request: request, icon: nil).arguments == Self.start + expected)
+    }
+
+    @Test("The source is one line, bounded, of text only; a hint of another type is named and ignored")
+    func sourceIsBoundedAndPlain() {
+        let long = String(repeating: "w", count: 10_000)
+        var request = Self.request(
+            summary: "", hints: [("x-kde-display-appname", .string("Line\none\u{7}")), ("x-kde-origin-name", .string(long))])
+        #expect(NotificationToast.source(of: request) == "Line one · " + String(repeating: "w", count: NotificationToast.sourceLimit))
+        request = Self.request(hints: [("x-kde-origin-name", .integer(5)), ("x-kde-display-appname", .boolean(true))])
+        #expect(request.hints.mistyped == ["x-kde-origin-name", "x-kde-display-appname"])
+        #expect(NotificationToast.source(of: request) == "app")
+        // Rules match the name the application sends, not the one it shows.
+        let rule = NotificationRule(name: "x", matches: ["app": "chromium"])
+        var shown = Self.request(hints: [("x-kde-display-appname", .string("Web App"))], app: "chromium")
+        #expect(rule.matches(shown, urgency: "normal"))
+        shown.appName = "Web App"
+        #expect(!rule.matches(shown, urgency: "normal"))
+    }
+
     @Test func hintsOfTheWrongTypeAreIgnoredAndNamed() {
         var hints = NotificationHints()
         hints.add("urgency", .string("critical"))

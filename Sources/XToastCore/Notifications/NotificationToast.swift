@@ -18,6 +18,9 @@ public struct NotificationToast: Equatable, Sendable {
     public static let summaryLimit = 200
     /// A button label longer than this is cut.
     public static let labelLimit = 64
+    /// An application's name or an origin longer than this is cut: a site's name that needs
+    /// more is hiding something (Chromium shortens longer origins to the registered domain).
+    public static let sourceLimit = 64
     /// The longest `expire_timeout` honoured: the command's bound on --duration (a day).
     public static let longestTimeout: Int32 = 86_400_000
 
@@ -77,21 +80,36 @@ public struct NotificationToast: Equatable, Sendable {
         if request.hints.transient { arguments.append("--no-history") }
         (buttonKeys, self.labels, hasDefaultAction) = (keys, labels, hasDefault)
 
-        // Summary over body, as daemons draw them; one of them alone is the message. The title
-        // is markup too under --markup: the summary is plain text, escaped.
-        let summary = Self.plainLine(request.summary, limit: Self.summaryLimit)
+        arguments += Self.text(of: request)
+        self.arguments = arguments
+    }
+
+    /// The title and message: summary over body, as daemons draw them; one of them alone is the
+    /// message. The title is markup too under --markup: the summary is plain text, escaped. An
+    /// origin (a browser's site) leads the title; with nothing else, the source is the message.
+    static func text(of request: NotificationRequest) -> [String] {
+        let origin = request.hints.originName.map { plainLine($0, limit: sourceLimit) } ?? ""
+        let summary = [origin, plainLine(request.summary, limit: summaryLimit)].filter { !$0.isEmpty }.joined(separator: " · ")
         let body = NotificationMarkup.sanitize(request.body)
         let hasBody = !body.allSatisfy(\.isWhitespace)
         switch (summary.isEmpty, hasBody) {
-        case (false, true): arguments += ["--title", NotificationMarkup.escape(summary), "--", body]
-        case (false, false): arguments += ["--", NotificationMarkup.escape(summary)]
-        case (true, true): arguments += ["--", body]
-        case (true, false):
-            // Something must show: the app's name, or a word.
-            let name = Self.plainLine(request.appName, limit: Self.summaryLimit)
-            arguments += ["--", NotificationMarkup.escape(name.isEmpty ? "Notification" : name)]
+        case (false, true): return ["--title", NotificationMarkup.escape(summary), "--", body]
+        case (false, false) where origin.isEmpty || summary != origin: return ["--", NotificationMarkup.escape(summary)]
+        case (true, true): return ["--", body]
+        case (_, false):
+            // Something must show: where it comes from, or a word.
+            return ["--", NotificationMarkup.escape(source(of: request) ?? "Notification")]
         }
-        self.arguments = arguments
+    }
+
+    /// Where a notification comes from, as shown: the application's name (its display name when
+    /// it gives one), then the origin inside it; nil when it says neither.
+    public static func source(of request: NotificationRequest) -> String? {
+        let display = request.hints.displayAppName.map { plainLine($0, limit: sourceLimit) } ?? ""
+        let name = display.isEmpty ? plainLine(request.appName, limit: sourceLimit) : display
+        let origin = request.hints.originName.map { plainLine($0, limit: sourceLimit) } ?? ""
+        let parts = [name, origin].filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// What a toast's end means for the application: the action it invoked, if any, and why it
