@@ -31,6 +31,22 @@ typedef void *(*xtoast_rsvg_new_from_data)(const guint8 *data, gsize length, GEr
 typedef gboolean (*xtoast_rsvg_render_document)(void *handle, cairo_t *cr, const xtoast_rsvg_rectangle *viewport,
                                                 GError **error);
 
+/* gdk-pixbuf, loaded with dlopen only when a JPEG, GIF, BMP, WebP, TIFF or ICO icon is drawn
+ * (RasterIcon.swift), for the same reason; its loader and pixbuf are GObjects. */
+typedef void *(*xtoast_pixbuf_loader_new_with_type)(const char *type, GError **error);
+typedef void (*xtoast_pixbuf_loader_set_size)(void *loader, int width, int height);
+typedef gboolean (*xtoast_pixbuf_loader_write)(void *loader, const guchar *bytes, gsize count, GError **error);
+typedef gboolean (*xtoast_pixbuf_loader_close)(void *loader, GError **error);
+typedef void *(*xtoast_pixbuf_loader_get_pixbuf)(void *loader);
+/* gdk_pixbuf_get_width, _height, _rowstride, _n_channels, _bits_per_sample, _has_alpha. */
+typedef int (*xtoast_pixbuf_get_number)(const void *pixbuf);
+typedef const guint8 *(*xtoast_pixbuf_read_pixels)(const void *pixbuf);
+/* The loader's "size-prepared" signal: the image's own size, before anything is decoded. */
+typedef void (*xtoast_pixbuf_size_prepared)(void *loader, int width, int height, void *data);
+static inline gulong xtoast_connect_size_prepared(void *loader, xtoast_pixbuf_size_prepared handler, void *data) {
+    return g_signal_connect_data(loader, "size-prepared", G_CALLBACK(handler), data, NULL, 0);
+}
+
 /* A GNU extension that Swift's Glibc module does not show. */
 extern int pthread_setattr_default_np(const pthread_attr_t *attr);
 

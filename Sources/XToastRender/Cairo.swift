@@ -5,7 +5,7 @@ import XToastSystem
 /// Something Cairo could not do: its own words, and what we asked of it.
 public struct RenderError: Error, CustomStringConvertible {
     public var description: String
-    /// An icon that would cost more than its bound to draw (`SVGSandbox.Budget`): the toast
+    /// An icon that would cost more than its bound to draw (`ImageSandbox.Budget`): the toast
     /// shows without it, after one warning, wherever the icon came from.
     public var overBudget = false
 

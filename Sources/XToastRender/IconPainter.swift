@@ -24,10 +24,12 @@ enum IconImage {
         }
     }
 
-    /// A PNG or SVG file, told apart by its first bytes (and an SVG by its name too).
+    /// A PNG, JPEG (GIF, BMP, WebP, TIFF, ICO) or SVG file, told apart by its first bytes (and
+    /// an SVG by its name too, as a document may start with any comment).
     static func file(
-        at path: String, pixelSize: Int = 32, budget: SVGSandbox.Budget = .standard,
-        svgLibrary: () -> Result<SVGLibrary, RenderError> = { SVGLibrary.shared }
+        at path: String, pixelSize: Int = 32, budget: ImageSandbox.Budget = .standard,
+        svgLibrary: () -> Result<SVGLibrary, RenderError> = { SVGLibrary.shared },
+        pixbufLibrary: () -> Result<PixbufLibrary, RenderError> = { PixbufLibrary.shared }
     ) throws(RenderError) -> IconImage {
         let what = "cannot read icon \"\(path)\""
         let file: (bytes: [UInt8], truncated: Bool)
@@ -37,31 +39,46 @@ enum IconImage {
             throw RenderError(message: "\(what): \(error.description)")
         }
         guard !file.truncated else { throw RenderError(message: "\(what): larger than \(byteLimit >> 20) MiB") }
-        if PNGHeader.size(of: file.bytes) == nil, SVGIcon.looksLikeSVG(file.bytes, path: path) {
-            guard file.bytes.count <= SVGIcon.byteLimit else {
-                throw RenderError(message: "\(what): an SVG image larger than \(SVGIcon.byteLimit >> 20) MiB")
-            }
-            var document = file.bytes
-            if CompressedSVG.isCompressed(document) {
-                do {
-                    document = try CompressedSVG.expand(document, limit: SVGIcon.byteLimit)
-                } catch {
-                    throw RenderError(message: "\(what): \(error.description)", overBudget: error.overBudget)
-                }
-            }
-            // The name without folders and extensions: GNOME's symbolic icons end in -symbolic.
-            let base = path.split(separator: "/").last.map { $0.split(separator: ".").first.map(String.init) ?? "" } ?? ""
+        if PNGHeader.size(of: file.bytes) != nil { return .image(try png(what: what, file.bytes)) }
+        if let format = RasterFormat(sniffing: file.bytes) {
             do {
-                let library = try svgLibrary().get()
-                return .svg(
-                    try SVGIcon(
-                        bytes: document, symbolic: base.hasSuffix("-symbolic"), size: Size(width: pixelSize, height: pixelSize),
-                        library: library, budget: budget))
+                let library = try pixbufLibrary().get()
+                return .image(try RasterIcon.decode(file.bytes, format: format, pixelSize: pixelSize, library: library, budget: budget))
             } catch {
                 throw RenderError(message: "\(what): \(error.description)", overBudget: error.overBudget)
             }
         }
-        return .image(try png(what: what, file.bytes))
+        guard SVGIcon.looksLikeSVG(file.bytes, path: path) else {
+            let formats = ["PNG"] + RasterFormat.allCases.map(\.name)
+            throw RenderError(message: "\(what): not a \(formats.joined(separator: ", ")) or SVG image")
+        }
+        return .svg(try svg(what: what, file.bytes, path: path, pixelSize: pixelSize, budget: budget, library: svgLibrary))
+    }
+
+    private static func svg(
+        what: String, _ bytes: [UInt8], path: String, pixelSize: Int, budget: ImageSandbox.Budget,
+        library: () -> Result<SVGLibrary, RenderError>
+    ) throws(RenderError) -> SVGIcon {
+        guard bytes.count <= SVGIcon.byteLimit else {
+            throw RenderError(message: "\(what): an SVG image larger than \(SVGIcon.byteLimit >> 20) MiB")
+        }
+        var document = bytes
+        if CompressedSVG.isCompressed(document) {
+            do {
+                document = try CompressedSVG.expand(document, limit: SVGIcon.byteLimit)
+            } catch {
+                throw RenderError(message: "\(what): \(error.description)", overBudget: error.overBudget)
+            }
+        }
+        // The name without folders and extensions: GNOME's symbolic icons end in -symbolic.
+        let base = path.split(separator: "/").last.map { $0.split(separator: ".").first.map(String.init) ?? "" } ?? ""
+        do {
+            return try SVGIcon(
+                bytes: document, symbolic: base.hasSuffix("-symbolic"), size: Size(width: pixelSize, height: pixelSize),
+                library: try library().get(), budget: budget)
+        } catch {
+            throw RenderError(message: "\(what): \(error.description)", overBudget: error.overBudget)
+        }
     }
 
     /// An icon file is read whole up to this size: the largest icons in real themes are a few
@@ -72,7 +89,7 @@ enum IconImage {
     static let sideLimit = 4096
 
     private static func png(what: String, _ bytes: [UInt8]) throws(RenderError) -> CairoSurface {
-        guard let size = PNGHeader.size(of: bytes) else { throw RenderError(message: "\(what): not a PNG or SVG image") }
+        guard let size = PNGHeader.size(of: bytes) else { throw RenderError(message: "\(what): not a PNG image") }
         guard size.width <= sideLimit, size.height <= sideLimit else {
             throw RenderError(
                 message: "\(what): \(size.width)x\(size.height) pixels, larger than \(sideLimit)x\(sideLimit)")

@@ -33,7 +33,7 @@ final class SVGLibrary: @unchecked Sendable {  // immutable after init; the libr
 }
 
 /// An SVG document drawn at the size the toast shows it, in device pixels: as crisp as vectors
-/// drawn in place, and drawn by `SVGSandbox`, in a child bounded in memory and time.
+/// drawn in place, and drawn by `ImageSandbox`, in a child bounded in memory and time.
 final class SVGIcon {
     /// An SVG icon file is read whole up to this size: the largest icons in Adwaita, Papirus
     /// and Breeze are tens of kilobytes, and a larger document is more likely an attack.
@@ -61,13 +61,37 @@ final class SVGIcon {
     /// Parses and draws `bytes` at `size` pixels (the document's proportions kept, centred);
     /// librsvg also bounds what it parses (XML entity expansion, element count and nesting),
     /// and draws at our size whatever size the document declares.
-    init(bytes: [UInt8], symbolic: Bool, size: Size, library: SVGLibrary, budget: SVGSandbox.Budget = .standard)
+    init(bytes: [UInt8], symbolic: Bool, size: Size, library: SVGLibrary, budget: ImageSandbox.Budget = .standard)
         throws(RenderError)
     {
-        let drawing = try SVGSandbox.draw(bytes, size: size, library: library, budget: budget)
+        let job = ImageSandbox.Job(image: "the SVG image", library: "librsvg", bytes: bytes, size: size, budget: budget) { canvas in
+            Self.render(bytes, on: canvas, library: library)
+        }
+        let drawing = try ImageSandbox.draw(job)
         image = drawing.image
         chatter = drawing.chatter
         self.symbolic = symbolic
+    }
+
+    /// The child's part: librsvg parses the document and draws it over the whole canvas.
+    private static func render(_ bytes: [UInt8], on canvas: ImageSandbox.Canvas, library: SVGLibrary)
+        -> Result<Size, ImageSandbox.Failure>
+    {
+        var error: UnsafeMutablePointer<GError>?
+        let handle = bytes.withUnsafeBufferPointer { library.newFromData($0.baseAddress, gsize($0.count), &error) }
+        guard let handle else { return .failure(.init(message: "not an SVG image librsvg reads (\(ImageSandbox.take(error)))")) }
+        guard
+            let surface = cairo_image_surface_create_for_data(
+                canvas.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(canvas.size.width),
+                Int32(canvas.size.height), Int32(canvas.stride)),
+            let cr = cairo_create(surface)
+        else { return .failure(.init(message: "cannot make a surface for the SVG image")) }
+        var viewport = xtoast_rsvg_rectangle(x: 0, y: 0, width: Double(canvas.size.width), height: Double(canvas.size.height))
+        guard library.renderDocument(handle, cr, &viewport, &error) != 0 else {
+            return .failure(.init(message: "the SVG image cannot be drawn (\(ImageSandbox.take(error)))"))
+        }
+        cairo_surface_flush(surface)
+        return .success(canvas.size)
     }
 
     /// Draws the image into `rect`, on `cr`'s transform. A symbolic icon paints the text colour

@@ -22,9 +22,12 @@ public final class NotificationService {
     /// The exit status when another program owns the name (sysexits' EX_UNAVAILABLE).
     public static let nameTakenStatus: Int32 = 69
     /// What the service says it can do: only what works (Chromium wants `body` and `actions`,
-    /// Firefox falls back to its own popups without `actions`).
+    /// Firefox falls back to its own popups without `actions`; with `x-kde-origin-name` Chromium
+    /// sends a site's name as that hint, shown at the head of the title, instead of as the
+    /// body's first paragraph).
     public static let capabilities = [
         "body", "body-markup", "actions", "icon-static", "persistence", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+        "x-kde-origin-name", "x-kde-display-appname",
     ]
     /// The interface of the user's calls on kept notifications (`--press`, `--dismiss` and
     /// `--reshow` with `--notification`, the centre), on the same object: a call starts the

@@ -49,7 +49,7 @@ public enum ChildProcess {
     }
 
     /// Forks. Safe only while the process has one thread (`threadCount`), or when the child
-    /// touches nothing another thread may have locked (`SVGSandbox`'s drawing child).
+    /// touches nothing another thread may have locked (`ImageSandbox`'s drawing child).
     /// `blocking`: signals blocked across the fork and in the child, so that one sent to the
     /// child before it reads them is held, not taken by its default action; the parent's mask
     /// is given back.

@@ -48,6 +48,42 @@ struct NotificationTests {
         #expect(toast.arguments == Self.start + expected + ["--", "Summary"])
     }
 
+    /// The configuration the toast of `toast` gets, put together as the command does: the
+    /// preset named on its command line, then the config file `file`, then its command line.
+    static func configuration(of arguments: [String], file: String = "") throws -> Configuration {
+        let options = try CommandLineParser.parse(arguments).options
+        var commandLineOnly = ConfigurationBuilder()
+        try commandLineOnly.apply(commandLine: options)
+        let preset = commandLineOnly.configuration.preset
+        var builder = ConfigurationBuilder()
+        builder.apply(builtInPreset: preset ?? "toast")
+        builder.apply(file: ConfigFile(parsing: file), path: "config", preset: preset)
+        try builder.apply(commandLine: options)
+        return builder.configuration
+    }
+
+    @Test(
+        "An application's notification without expire_timeout holds 10 s, as dunst's do; a rule's or a [normal] section's duration wins",
+        arguments: [
+            (Int32(-1), 1, "", DisplayDuration.seconds(10)), (-1, 0, "", .seconds(10)), (-1, 2, "", .sticky), (1500, 1, "", .seconds(1.5)),
+            (0, 1, "", .sticky), (-1, 1, "[rule chat]\napp = app\nduration = 4\n", .seconds(4)),
+            (-1, 1, "[rule chat]\napp = other\nduration = 4\n", .seconds(10)), (1500, 1, "[rule chat]\nduration = 4\n", .seconds(1.5)),
+            (-1, 1, "[normal]\nduration = auto\n", .automatic), (-1, 1, "duration = 3\n", .seconds(3)),
+            (-1, 2, "[rule urgent]\nurgency = critical\nduration = 20\n", .seconds(20)),
+        ] as [(Int32, UInt8, String, DisplayDuration)])
+    func defaultDuration(timeout: Int32, urgency: UInt8, file: String, expected: DisplayDuration) throws {
+        let rules = NotificationRule.rules(in: ConfigFile(parsing: file)).rules
+        let request = Self.request(body: String(repeating: "x", count: 30), hints: [("urgency", .byte(urgency))], timeout: timeout)
+        let toast = NotificationToast(id: 7, request: request, icon: nil, rules: rules)
+        #expect(try Self.configuration(of: toast.arguments, file: file).duration == expected, "\(toast.arguments)")
+    }
+
+    @Test("A script's toast keeps its automatic duration")
+    func scriptsKeepTheAutomaticDuration() throws {
+        #expect(try Self.configuration(of: ["--", String(repeating: "x", count: 30)]).duration == .automatic)
+        #expect(DisplayDuration.automatic.hold(for: String(repeating: "x", count: 30)) == 2.3)
+    }
+
     @Test func hintsPickPresetProgressTagAndIcon() {
         let request = Self.request(hints: [
             ("urgency", .byte(2)), ("value", .integer(140)), ("x-dunst-stack-tag", .string("volume")), ("category", .string("device")),
@@ -58,6 +94,43 @@ struct NotificationTests {
                 "--print-outcome", "--preset", "critical", "--tag", "volume", "--markup", "--icon", "/tmp/x.png", "--progress", "100", "--",
                 "Summary",
             ])
+    }
+
+    @Test(
+        "x-kde-origin-name leads the title; x-kde-display-appname takes the app name's place where it shows",
+        arguments: [
+            ("Summary", "Body", "app", nil, "example.com", ["--title", "example.com · Summary", "--", "Body"]),
+            ("", "Body", "app", nil, "example.com", ["--title", "example.com", "--", "Body"]),
+            ("Summary", "", "app", nil, "example.com", ["--", "example.com · Summary"]),
+            ("", "", "app", nil, "example.com", ["--", "app · example.com"]),
+            ("", "", "chromium", "Chromium", nil, ["--", "Chromium"]), ("", "", "app", " ", nil, ["--", "app"]),
+            ("", "", "", "Web", "a.org", ["--", "Web · a.org"]), ("", "", "", nil, " ", ["--", "Notification"]),
+            ("Summary", "Body", "app", "Shown", nil, ["--title", "Summary", "--", "Body"]),
+            ("Hi", "", "app", nil, "<b>x</b> & y", ["--", "&lt;b&gt;x&lt;/b&gt; &amp; y · Hi"]),
+        ] as [(String, String, String, String?, String?, [String])])
+    func source(summary: String, body: String, app: String, display: String?, origin: String?, expected: [String]) {
+        var hints: [(String, HintValue)] = []
+        if let display { hints.append(("x-kde-display-appname", .string(display))) }
+        if let origin { hints.append(("x-kde-origin-name", .string(origin))) }
+        let request = Self.request(summary: summary, body: body, hints: hints, app: app)
+        #expect(NotificationToast(id: 7, request: request, icon: nil).arguments == Self.start + expected)
+    }
+
+    @Test("The source is one line, bounded, of text only; a hint of another type is named and ignored")
+    func sourceIsBoundedAndPlain() {
+        let long = String(repeating: "w", count: 10_000)
+        var request = Self.request(
+            summary: "", hints: [("x-kde-display-appname", .string("Line\none\u{7}")), ("x-kde-origin-name", .string(long))])
+        #expect(NotificationToast.source(of: request) == "Line one · " + String(repeating: "w", count: NotificationToast.sourceLimit))
+        request = Self.request(hints: [("x-kde-origin-name", .integer(5)), ("x-kde-display-appname", .boolean(true))])
+        #expect(request.hints.mistyped == ["x-kde-origin-name", "x-kde-display-appname"])
+        #expect(NotificationToast.source(of: request) == "app")
+        // Rules match the name the application sends, not the one it shows.
+        let rule = NotificationRule(name: "x", matches: ["app": "chromium"])
+        var shown = Self.request(hints: [("x-kde-display-appname", .string("Web App"))], app: "chromium")
+        #expect(rule.matches(shown, urgency: "normal"))
+        shown.appName = "Web App"
+        #expect(!rule.matches(shown, urgency: "normal"))
     }
 
     @Test func hintsOfTheWrongTypeAreIgnoredAndNamed() {

@@ -147,11 +147,14 @@ struct PresetTests {
         #expect(Style.presets["toast"] == .toast)
         #expect(Style.presets["alert"] == .alert)
         #expect(Style.presets["hud"] == .hud)
-        // low differs from the toast only in being dropped over a fullscreen window.
-        var low = Style.toast
+        // normal differs from the toast only in holding 10 s when nothing says how long (an
+        // application's notification); low also in being dropped over a fullscreen window.
+        var normal = Style.toast
+        normal.defaultDuration = .seconds(10)
+        #expect(Style.presets["normal"] == normal)
+        var low = normal
         low.fullscreen = .policy(.drop)
         #expect(Style.presets["low"] == low)
-        #expect(Style.presets["normal"] == .toast)
         // critical differs from the toast in its colour, in staying until clicked and in showing
         // over a fullscreen window.
         var critical = Style.toast

@@ -307,7 +307,7 @@ struct SVGWorkBoundTests {
         let filter = "<filter id='b'><feGaussianBlur stdDeviation='3'/><feMorphology radius='4'/></filter>"
         let path = try scratch.write(
             "<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'>\(filter)\(layers)</svg>", to: "slow.svg")
-        let budget = SVGSandbox.Budget(memory: 256 << 20, cpuSeconds: 1, seconds: 10)
+        let budget = ImageSandbox.Budget(memory: 256 << 20, cpuSeconds: 1, seconds: 10)
         // The CPU bound stops it, not the (far) wall-clock one: however loaded the machine, the
         // message names CPU time. How long that takes is the bench's business, not a test's.
         #expect {

@@ -71,13 +71,46 @@ extension OnScreen {
             let information = try bus.run(Self.gdbus + ["org.freedesktop.Notifications.GetServerInformation"])
             #expect(information.contains("'xtoast'") && information.contains("'1.2'"), "\(information)")
             let capabilities = try bus.run(Self.gdbus + ["org.freedesktop.Notifications.GetCapabilities"])
-            for name in ["'body'", "'body-markup'", "'actions'", "'icon-static'"] { #expect(capabilities.contains(name)) }
+            for name in ["'body'", "'body-markup'", "'actions'", "'icon-static'", "'x-kde-origin-name'", "'x-kde-display-appname'"] {
+                #expect(capabilities.contains(name))
+            }
 
             let client = try bus.start(["/usr/bin/python3", "-c", Self.pythonClient])
             // The client's three notifications: a sticky one it closes, a broken and a good picture,
             // shown in the order sent.
             let output = try client.finish(timeout: 30)
             #expect(output.split(separator: "\n") == ["closed 3", "broken 1", "picture 1"], "\(output)")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// A photo sent as a path shows as the toast's icon, whether notify-send names it as the
+        /// app_icon (`-i`) or as the image-path hint: JPEGs made here, one red and one green,
+        /// named as nothing in particular (the format is in their bytes).
+        @Test func aJPEGPathShowsAsTheIcon() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let red = temporaryPath("-photo")
+            let green = temporaryPath("-photo")
+            defer { for path in [red, green] { try? FileManager.default.removeItem(atPath: path) } }
+            try runTool("convert", ["-size", "300x200", "xc:#ff0000", "jpeg:\(red)"])
+            try runTool("convert", ["-size", "300x200", "xc:#00ff00", "jpeg:\(green)"])
+            let sends: [(arguments: [String], colour: String, matches: ((r: Int, g: Int, b: Int)) -> Bool)] = [
+                (["-i", red], "red", { $0.r > 180 && $0.g < 90 && $0.b < 90 }),
+                (["-h", "string:image-path:file://\(green)"], "green", { $0.g > 180 && $0.r < 90 && $0.b < 90 }),
+            ]
+            for send in sends {
+                _ = try bus.run(["notify-send", "-t", "1500"] + send.arguments + ["Photo", "from an application"])
+                let window = try #require(try watcher.waitForToasts().first)
+                let frame = try #require(watcher.geometry(window))
+                // The icon at the left of the box, on its middle row; the compositor shows the
+                // first frame a frame or so after the window is mapped.
+                _ = try waitForValue("\(send.colour) pixels of the picture on the toast's middle row") { () throws -> Int? in
+                    let shot = try Screenshot(display: display)
+                    let found = (frame.x..<(frame.x + frame.width / 3)).filter { send.matches(shot.pixel($0, frame.y + frame.height / 2)) }
+                    return found.count > 5 ? found.count : nil
+                }
+                try watcher.waitForDestroy(window)
+            }
             try expectOthersStillShow(display, watcher)
         }
 

@@ -194,7 +194,7 @@ public enum OptionTable {
         OptionDefinition(
             "icon", value: "icon", scope: .look,
             help:
-                "success, error, info, warning, an image file (PNG or SVG), or an icon name from the icon theme (-symbolic icons take the text colour).",
+                "success, error, info, warning, an image file (PNG, SVG, JPEG, GIF, BMP, WebP, TIFF, ICO), or an icon name from the icon theme (-symbolic icons take the text colour).",
             values: Icon.builtIn.map(\.description), takesFile: true, current: { $0.icon?.description }
         ) { config, text throws(OptionError) in
             let path: String

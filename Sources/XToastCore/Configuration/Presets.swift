@@ -61,17 +61,28 @@ extension Style {
         return style
     }()
 
-    /// notify-send's `--urgency low`: the toast, dropped rather than shown late while a
-    /// fullscreen window covers its monitor (by the time the film ends it is stale; GNOME shows
-    /// such notifications no banner while the user is busy).
-    public static let low: Style = {
+    /// notify-send's `--urgency normal` and an application's notification: the toast, holding
+    /// 10 s when the notification does not say how long (`expire_timeout` −1, `-t` not given),
+    /// as dunst does, where the toast's automatic duration would give a 30-character notification
+    /// 2.3 s (`--duration`, or `duration` in a `[normal]` section or a `[rule NAME]`; why 10 s:
+    /// docs/notifications.md). A script's own toast keeps the automatic duration.
+    public static let normal: Style = {
         var style = Style.toast
+        style.defaultDuration = .seconds(10)
+        return style
+    }()
+
+    /// notify-send's `--urgency low`: the normal notification, dropped rather than shown late
+    /// while a fullscreen window covers its monitor (by the time the film ends it is stale; GNOME
+    /// shows such notifications no banner while the user is busy).
+    public static let low: Style = {
+        var style = Style.normal
         style.fullscreen = .policy(.drop)
         return style
     }()
 
     /// The built-in presets by name.
     public static let presets: [String: Style] = [
-        "toast": .toast, "alert": .alert, "hud": .hud, "low": .low, "normal": .toast, "critical": .critical,
+        "toast": .toast, "alert": .alert, "hud": .hud, "low": .low, "normal": .normal, "critical": .critical,
     ]
 }

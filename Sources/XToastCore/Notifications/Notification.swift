@@ -49,6 +49,12 @@ public struct NotificationHints: Equatable, Sendable {
     /// change (a toast ends when it is clicked).
     public var transient = false
     public var resident = false
+    /// `x-kde-display-appname`: the name to show for the application, in place of `app_name`
+    /// (which rules still match: it is the one the application always sends).
+    public var displayAppName: String?
+    /// `x-kde-origin-name`: where the notification comes from inside the application, such as
+    /// the web site that asked a browser for it.
+    public var originName: String?
     /// Hints of a type the spec does not give them, by name: one warning, then ignored.
     public var mistyped: [String] = []
 
@@ -72,9 +78,11 @@ public struct NotificationHints: Equatable, Sendable {
         case ("transient", .boolean(let flag)): transient = flag
         case ("transient", .integer(let number)): transient = number != 0
         case ("resident", .boolean(let flag)): resident = flag
+        case ("x-kde-display-appname", .string(let text)): displayAppName = text
+        case ("x-kde-origin-name", .string(let text)): originName = text
         case ("urgency", _), ("category", _), ("desktop-entry", _), ("image-path", _), ("image_path", _), ("image-data", _),
             ("image_data", _), ("icon_data", _), ("value", _), ("x-dunst-stack-tag", _), ("x-canonical-private-synchronous", _),
-            ("transient", _), ("resident", _):
+            ("transient", _), ("resident", _), ("x-kde-display-appname", _), ("x-kde-origin-name", _):
             if mistyped.count < 16 { mistyped.append(name) }
         default: break
         }

@@ -44,6 +44,9 @@ public struct NotificationToast: Equatable, Sendable {
     public static let summaryLimit = 200
     /// A button label longer than this is cut.
     public static let labelLimit = 64
+    /// An application's name or an origin longer than this is cut: a site's name that needs
+    /// more is hiding something (Chromium shortens longer origins to the registered domain).
+    public static let sourceLimit = 64
     /// The longest `expire_timeout` honoured: the command's bound on --duration (a day).
     public static let longestTimeout: Int32 = 86_400_000
 
@@ -105,22 +108,46 @@ public struct NotificationToast: Equatable, Sendable {
         whenExpired = request.expireTimeout < 0 && !request.hints.transient ? .kept : .closed
         whenActed = request.hints.resident && !request.hints.transient ? .kept : .closed
 
-        // Summary over body, as daemons draw them; one of them alone is the message. The title
-        // is markup too under --markup: the summary is plain text, escaped.
-        let summary = Self.plainLine(request.summary, limit: Self.summaryLimit)
+        let summary = Self.summary(of: request)
         let body = NotificationMarkup.sanitize(request.body)
-        (app, self.summary, self.body) = (Self.plainLine(request.appName, limit: Self.summaryLimit), summary, body)
+        let display = request.hints.displayAppName.map { Self.plainLine($0, limit: Self.sourceLimit) } ?? ""
+        (app, self.summary, self.body) = (
+            display.isEmpty ? Self.plainLine(request.appName, limit: Self.summaryLimit) : display, summary, body
+        )
+        arguments += Self.text(of: request, summary: summary, body: body)
+        self.arguments = arguments
+    }
+
+    /// The summary as the title shows it: plain text, an origin (a browser's site) first.
+    static func summary(of request: NotificationRequest) -> String {
+        let origin = request.hints.originName.map { plainLine($0, limit: sourceLimit) } ?? ""
+        return [origin, plainLine(request.summary, limit: summaryLimit)].filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
+    /// The title and message: summary over body, as daemons draw them; one of them alone is the
+    /// message. The title is markup too under --markup: the summary is plain text, escaped. An
+    /// origin (a browser's site) leads the title; with nothing else, the source is the message.
+    static func text(of request: NotificationRequest, summary: String, body: String) -> [String] {
+        let origin = request.hints.originName.map { plainLine($0, limit: sourceLimit) } ?? ""
         let hasBody = !body.allSatisfy(\.isWhitespace)
         switch (summary.isEmpty, hasBody) {
-        case (false, true): arguments += ["--title", NotificationMarkup.escape(summary), "--", body]
-        case (false, false): arguments += ["--", NotificationMarkup.escape(summary)]
-        case (true, true): arguments += ["--", body]
-        case (true, false):
-            // Something must show: the app's name, or a word.
-            let name = Self.plainLine(request.appName, limit: Self.summaryLimit)
-            arguments += ["--", NotificationMarkup.escape(name.isEmpty ? "Notification" : name)]
+        case (false, true): return ["--title", NotificationMarkup.escape(summary), "--", body]
+        case (false, false) where origin.isEmpty || summary != origin: return ["--", NotificationMarkup.escape(summary)]
+        case (true, true): return ["--", body]
+        case (_, false):
+            // Something must show: where it comes from, or a word.
+            return ["--", NotificationMarkup.escape(source(of: request) ?? "Notification")]
         }
-        self.arguments = arguments
+    }
+
+    /// Where a notification comes from, as shown: the application's name (its display name when
+    /// it gives one), then the origin inside it; nil when it says neither.
+    public static func source(of request: NotificationRequest) -> String? {
+        let display = request.hints.displayAppName.map { plainLine($0, limit: sourceLimit) } ?? ""
+        let name = display.isEmpty ? plainLine(request.appName, limit: sourceLimit) : display
+        let origin = request.hints.originName.map { plainLine($0, limit: sourceLimit) } ?? ""
+        let parts = [name, origin].filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// What a toast's end means for the application: the action it invoked, if any, and what
