@@ -67,6 +67,8 @@ public final class NotificationService {
     let rules: [NotificationRule]
     let version: String
     let warn: (String) -> Void
+    /// Adds an entry to the history (the command's `HistoryFile`).
+    let record: (HistoryEntry) -> Void
     private var driver: Driver<Dispatcher>
     private let processes = ToastProcesses()
     private let images = ImageFiles()
@@ -87,9 +89,9 @@ public final class NotificationService {
 
     public init(
         display: XDisplay, rules: [NotificationRule], limits: Dispatcher.Limits, version: String, forked: ToastProcess?,
-        warn: @escaping (String) -> Void
+        record: @escaping (HistoryEntry) -> Void, warn: @escaping (String) -> Void
     ) {
-        (self.display, self.rules, self.version, self.warn) = (display, rules, version, warn)
+        (self.display, self.rules, self.version, self.record, self.warn) = (display, rules, version, record, warn)
         self.forked = forked
         driver = Driver(Dispatcher(limits: limits))
     }
@@ -179,6 +181,8 @@ public final class NotificationService {
             }
         case .forget(let id):
             store.remove(id)
+        case .record(let entry):
+            record(entry)
         case .answer(let answer):
             answerCall(answer)
         case .removePicture(let path):

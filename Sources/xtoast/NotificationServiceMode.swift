@@ -47,12 +47,14 @@ enum NotificationServiceMode {
         var limits = Dispatcher.Limits()
         limits.kept = settings.configuration.keptNotifications
         limits.keptAge = Int(settings.configuration.keptNotificationAge)
+        limits.bursts = settings.configuration.bursts
         limits.idleTime = idleTime
         if let text = Environment.value("XTOAST_NOTIFICATION_IDLE"), let seconds = Double(text), seconds > 0 {
             limits.idleTime = seconds
         }
         let version = String(Documentation.version.dropFirst("xtoast ".count))
-        let service = NotificationService(display: display, rules: rules, limits: limits, version: version, forked: forked, warn: warn)
+        let service = NotificationService(
+            display: display, rules: rules, limits: limits, version: version, forked: forked, record: HistoryFile.record, warn: warn)
         do throws(NotificationService.Ending) {
             return try service.run()
         } catch {

@@ -60,9 +60,10 @@ struct VirtualService {
     /// `timeout` (closed when its toast's time is up; -1: the server's, kept after its toast).
     static func notification(
         _ id: UInt32, tag: String? = nil, bytes: Int? = nil, timeout: Int32 = 5000, actions: [String] = [], resident: Bool = false,
-        time: Int = 0, picture: String? = nil
+        time: Int = 0, picture: String? = nil, app: String = ""
     ) -> Dispatcher.Notification {
         var request = NotificationRequest()
+        request.appName = app
         request.summary = "n\(id)"
         request.expireTimeout = timeout
         request.actions = actions
@@ -519,7 +520,9 @@ struct KeptNotificationsTests {
     @Test func readsBackWhatItWrote() {
         let bytes = KeptNotifications.encode(Self.sample)
         let read = KeptNotifications.decode(bytes)
-        #expect(read?.toast == Self.sample.toast)
+        var expected = Self.sample.toast
+        expected.group = nil  // a kept one joins no burst
+        #expect(read?.toast == expected)
         #expect(read?.id == 42 && read?.time == 1_800_000_000 && read?.picture == "/run/x.png")
         #expect(read?.toast.whenActed == .kept && read?.toast.whenExpired == .kept)
         #expect(bytes.filter { $0 == UInt8(ascii: "\n") }.count == 1)
@@ -597,5 +600,125 @@ extension DispatcherKeptSettingsTests {
         builder.apply(file: ConfigFile(parsing: "[volume]\nkeep-notifications = 5\n"), path: "c", preset: "volume")
         #expect(builder.configuration.keptNotifications == 100)
         #expect(builder.warnings.first?.contains("a setting of the notification service") == true, "\(builder.warnings)")
+    }
+}
+
+@Suite("Dispatcher: a burst of one application's notifications is one toast")
+struct DispatcherBurstTests {
+    static func chat(_ id: UInt32, app: String = "Signal") -> Dispatcher.Notification {
+        VirtualService.notification(id, timeout: -1, actions: ["reply", "Reply"], app: app)
+    }
+
+    /// The title the toast of `id` was handed with.
+    static func title(_ effects: [Dispatcher.Effect], _ id: UInt32) -> String? {
+        for case .hand(id, let arguments, _) in effects.reversed() {
+            return arguments.firstIndex(of: "--title").map { arguments[$0 + 1] }
+        }
+        return nil
+    }
+
+    @Test("Twenty in a second while the first shows: one toast replaced in place, counting them; the others kept")
+    func twentyAtOnce() {
+        var v = VirtualService()
+        v.send(.notify(Self.chat(1)))
+        v.queued(1)
+        let first = v.pid(of: 1)!
+        let tag = v.dispatcher.entries[1]!.notification.toast.tag
+        for id in 2...20 {
+            v.send(.notify(Self.chat(UInt32(id))))
+            if v.pid(of: UInt32(id)) != nil { v.queued(UInt32(id)) }
+        }
+        // Each newest replaces the toast on screen, by its tag: nothing queues behind it.
+        #expect(v.dispatcher.line.isEmpty)
+        #expect(Self.title(v.effects, 20) == "Signal · 20 new")
+        #expect(v.dispatcher.entries.count == 1 && v.dispatcher.entries[20]?.notification.toast.tag == tag)
+        #expect(Set(v.dispatcher.kept.keys) == Set(1...19))
+        #expect(!v.effects.contains(.dismiss(first)), "replaced in place, not dismissed")
+        #expect(v.closed.isEmpty)
+    }
+
+    @Test("Twenty sent in one go, the first still joining the queue: two turns, the second replacing the first in place")
+    func twentyInOneGo() {
+        var v = VirtualService()
+        for id in 1...20 { v.send(.notify(Self.chat(UInt32(id)))) }
+        #expect(v.handed == [1] && v.dispatcher.line == [20], "the rest joined one waiting toast")
+        let tag = v.dispatcher.entries[1]!.notification.toast.tag
+        v.queued(1)
+        #expect(v.handed == [1, 20])
+        #expect(Self.title(v.effects, 20) == "Signal · 20 new")
+        #expect(v.dispatcher.entries[20]?.notification.toast.tag == tag)
+        #expect(Set(v.dispatcher.kept.keys) == Set(1...19))
+        // The 18 that never showed are in the history, and the first (its toast's entry gives way
+        // to the newest's, which has its tag).
+        #expect(v.effects.filter { if case .record(let entry) = $0 { !entry.shown } else { false } }.count == 18)
+        #expect(v.effects.filter { if case .record(let entry) = $0 { entry.shown } else { false } }.count == 1)
+        v.queued(20)
+        v.end(20)
+        #expect(v.dispatcher.kept.count == 20 && v.closed.isEmpty)
+    }
+
+    @Test("One that waits behind another's toast: the newest takes its place in line; the one it replaced is in the history")
+    func joinsAWaitingOne() {
+        var v = VirtualService()
+        v.send(.notify(Self.chat(1, app: "Mail")))
+        v.queued(1)
+        v.send(.notify(Self.chat(2, app: "Calendar")))  // joining the queue: the rest wait
+        v.send(.notify(Self.chat(3)))
+        v.send(.notify(Self.chat(4, app: "Chat")))
+        let effects = v.send(.notify(Self.chat(5)))
+        #expect(v.dispatcher.line == [5, 4], "5 took 3's place, ahead of 4")
+        #expect(effects.contains { if case .record(let entry) = $0 { entry.text == "n3" && !entry.shown } else { false } })
+        #expect(v.dispatcher.kept[3] != nil)
+        v.queued(2)
+        #expect(Self.title(v.effects, 5) == "Signal · 2 new")
+    }
+
+    @Test("Critical, stack-tagged and transient ones, and other applications' ones, each show as themselves")
+    func alone() {
+        var v = VirtualService()
+        v.send(.notify(Self.chat(1)))
+        v.queued(1)
+        var critical = NotificationRequest()
+        critical.appName = "Signal"
+        critical.hints.urgency = 2
+        v.send(.notify(Dispatcher.Notification(id: 2, toast: NotificationToast(id: 2, request: critical, icon: nil))))
+        v.send(.notify(VirtualService.notification(3, tag: "volume", app: "Signal")))
+        v.send(.notify(Self.chat(4, app: "Mail")))
+        #expect(v.handed == [1, 2] && v.dispatcher.line == [3, 4])
+        #expect(v.dispatcher.kept.isEmpty)
+    }
+
+    @Test("bursts = queued: a toast each, in turn")
+    func queued() {
+        var limits = Dispatcher.Limits()
+        limits.bursts = .queued
+        var v = VirtualService(limits: limits)
+        v.send(.notify(Self.chat(1)))
+        v.queued(1)
+        v.send(.notify(Self.chat(2)))
+        #expect(v.handed == [1, 2] && v.dispatcher.kept.isEmpty)
+        #expect(Self.title(v.effects, 2) == nil, "its own summary, no count")
+    }
+
+    @Test("One the user or the application is closing is no burst to join")
+    func notWhileClosing() {
+        var v = VirtualService()
+        v.send(.notify(Self.chat(1)))
+        v.queued(1)
+        v.send(.close(1))
+        v.send(.notify(Self.chat(2)))
+        #expect(v.handed == [1, 2] && v.dispatcher.kept.isEmpty)
+        #expect(Self.title(v.effects, 2) == nil, "its own summary, no count")
+    }
+
+    @Test("The joined toast's command line: the count in the title, the newest summary as its message, what the store reads")
+    func joinedCommandLine() {
+        var request = NotificationRequest()
+        (request.appName, request.summary, request.body) = ("Signal", "Ana", "see <b>you</b>")
+        let toast = NotificationToast(id: 9, request: request, icon: nil).joining(count: 4, tag: "fdn-2")
+        #expect(toast.tag == "fdn-2")
+        #expect(Array(toast.arguments.suffix(4)) == ["--title", "Signal · 4 new", "--", "Ana\nsee <b>you</b>"])
+        #expect(toast.arguments.filter { $0 == "--title" }.count == 1)
+        #expect(KeptNotifications.isOurs(toast.arguments))
     }
 }

@@ -75,7 +75,9 @@ extension OnScreen {
             let config = temporaryPath("-config")
             try FileManager.default.createDirectory(atPath: config + "/xtoast", withIntermediateDirectories: true)
             try Self.quickRule(duration).write(toFile: config + "/xtoast/config", atomically: true, encoding: .utf8)
-            return (try PrivateBus(display: display, environment: ["XDG_CONFIG_HOME": config]), config)
+            // Its history (the toasts') is the test's own too.
+            let environment = ["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": config + "/state"]
+            return (try PrivateBus(display: display, environment: environment), config)
         }
 
         /// The toast expired and its service exited: the notification is listed as kept, and a
@@ -143,6 +145,42 @@ extension OnScreen {
             _ = try watcher.waitForDestroy(again)
             #expect(try xtoast(bus, ["--dismiss", "--notification", "\(id)"]).status == 0)
             #expect(try client.finish(timeout: 20) == "id \(id)\naction next\naction next\nclosed 2\n")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// Twenty notifications of one application in one go: one toast, replaced in place as they
+        /// come, that counts them, not twenty turns; afterwards all twenty are kept (the centre's)
+        /// and in the history.
+        @Test func aBurstIsOneToastAndAllOfItIsKept() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let (bus, config) = try quickBus(display, duration: 0.5)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let state = config + "/state"
+            let client = """
+                import dbus
+                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                print(" ".join(str(int(server.Notify("keeper", 0, "", "Message %d" % n, "", [], {}, -1))) for n in range(20)))
+                """
+            let ids = try bus.run(["env", "XDG_STATE_HOME=\(state)", "/usr/bin/python3", "-c", client]).split(separator: " ")
+            #expect(ids.count == 20)
+            // Files another process writes: nothing to wait on but them.
+            let kept = bus.folder + "/xtoast/kept"
+            try waitUntil("all twenty kept", timeout: 30) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: kept)) ?? []).filter { !$0.hasPrefix(".") }.count == 20
+            }
+            try waitUntil("the screen is calm") { watcher.mappedToasts().isEmpty }
+            let listed = try xtoast(bus, ["--list"]).stdout.split(separator: "\n").filter { $0.hasPrefix("kept") }
+            #expect(listed.count == 20)
+            let history = try bus.run(["env", "XDG_STATE_HOME=\(state)", try xtoastBinary(), "--history", "--json"])
+                .split(separator: "\n").map(String.init)
+            #expect(history.count == 20, "\(history)")
+            // Each toast that showed was replaced in place by the next of the burst, never left to
+            // run its course while the others waited: only the last expired, counting all twenty.
+            let shown = history.filter { $0.contains(#""shown":true"#) }
+            #expect(shown.filter { $0.contains(#""ending":"expired""#) }.count == 1, "\(shown)")
+            #expect(shown.dropFirst().allSatisfy { $0.contains(#""ending":"replaced""#) }, "\(shown)")
+            #expect(history.first?.contains(#""title":"keeper · 20 new","text":"Message 19""#) == true, "\(history)")
             try expectOthersStillShow(display, watcher)
         }
     }

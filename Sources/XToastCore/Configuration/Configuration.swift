@@ -35,6 +35,8 @@ public struct Configuration: Sendable {
     /// (seconds).
     public var keptNotifications = 100
     public var keptNotificationAge = 86_400.0
+    /// What a burst of one application's notifications makes.
+    public var bursts = Dispatcher.Bursts.joined
     /// `--in`: seconds.
     public var delay: Double?
     /// `--at` as written; made an instant with the time zone rules by the command.

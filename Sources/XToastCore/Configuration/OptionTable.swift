@@ -397,6 +397,17 @@ public enum OptionTable {
             config.keptNotificationAge = seconds
         },
         OptionDefinition(
+            "bursts", value: "kind", scope: .service,
+            help:
+                "What notifications of one application make while one of its toasts shows or waits: joined, one toast that counts them (\"Signal · 4 new\") with the newest text, the others kept; or queued, a toast each in turn.",
+            default: "joined", values: ["joined", "queued"], current: { $0.bursts.rawValue }
+        ) { config, text throws(OptionError) in
+            guard let bursts = Dispatcher.Bursts(rawValue: text) else {
+                throw OptionError("invalid bursts \"\(text)\": expected joined or queued")
+            }
+            config.bursts = bursts
+        },
+        OptionDefinition(
             "notification-service", scope: .invocation,
             help:
                 "Serve applications' notifications (org.freedesktop.Notifications) on the session bus as toasts in the same queue; the bus starts it, and it exits after 30 s with nothing to show. Exits 69 if another program owns the name."

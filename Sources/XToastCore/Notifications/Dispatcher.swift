@@ -18,6 +18,16 @@
 ///   `retries` times, before it is closed (`undefined`).
 /// - Replace: a `Notify` with the id of one waiting takes its place in line; of one on screen,
 ///   it follows it (the same tag replaces it in place; a new tag dismisses it).
+/// - Bursts: a notification of an application (`NotificationToast.group`) whose toast shows or
+///   waits takes that toast's place instead of queuing behind it: one toast, "Signal · 4 new",
+///   with the newest text; the one it replaced is kept (in the store, as if its time were up)
+///   and, if it never showed, recorded in the history. `bursts = .queued` turns it off.
+/// - Kept (the spec's `persistence`): a notification whose toast's time is up (when the server
+///   chose the time) or that is `resident` after an action stays, in the store, until the user
+///   presses or dismisses it, the application closes it, or a bound expires it (`kept`
+///   notifications at most, each at most `keptAge` old); only then `NotificationClosed`. A
+///   service that starts is told what the store holds (`recalled`): what one service kept, the
+///   next one acts on. Kept notifications hold no process and keep no service running.
 /// - Leaving: nothing to do for `idleTime`, the service releases its name; a call that came
 ///   before the release, or within `linger` after it, is still served, and the service exits
 ///   once nothing is left.
@@ -47,8 +57,18 @@ public struct Dispatcher: Sendable {
         public var kept = 100
         /// Seconds a kept notification stays at most (a day).
         public var keptAge = 86_400
+        /// Whether an application's burst joins one toast, or each notification waits its turn.
+        public var bursts = Bursts.joined
 
         public init() {}
+    }
+
+    /// What a burst of one application's notifications makes.
+    public enum Bursts: String, Equatable, Sendable {
+        /// One toast that counts them, the newest text (the others kept).
+        case joined
+        /// A toast each, in turn.
+        case queued
     }
 
     /// A notification as the service accepted it.
@@ -138,6 +158,8 @@ public struct Dispatcher: Sendable {
         case keep(Notification)
         /// Remove notification `id` from the store.
         case forget(UInt32)
+        /// Add a notification that never showed to the history (one a burst replaced).
+        case record(HistoryEntry)
         /// The answer to the user's call.
         case answer(Answer)
         /// Remove a picture file the service wrote.
@@ -196,6 +218,8 @@ public struct Dispatcher: Sendable {
         var place: Place = .waiting
         var asked = Asked.nothing
         var attempts = 0
+        /// The notifications of its burst, itself included.
+        var burst = 1
     }
 
     public let limits: Limits
@@ -310,10 +334,36 @@ extension Dispatcher: Machine {
                 if old.notification.toast.tag != notification.toast.tag { effects.append(.dismiss(pid)) }
             }
         }
+        // One of its burst waits: the newest takes its place (one on screen it replaces as it is
+        // handed out, `joinShowing`).
+        if entries[id] == nil, limits.bursts == .joined, let group = notification.toast.group,
+            let (other, entry) = entries.first(where: {
+                $0.value.notification.toast.group == group && $0.value.asked == .nothing && $0.value.place == .waiting
+            })
+        {
+            return effects + join(notification, replacing: other, entry, at: now)
+        }
         entries[id] = Entry(notification: notification)
         line.append(id)
         effects += bound()
         return effects + handOut(at: now)
+    }
+
+    /// `notification` joins the burst of `other`, which waits: it takes its place in line,
+    /// counting the burst; `other`, never shown, is kept and recorded in the history.
+    private mutating func join(_ notification: Notification, replacing other: UInt32, _ entry: Entry, at now: Double) -> [Effect] {
+        let id = notification.id
+        var joined = notification
+        joined.toast = notification.toast.joining(count: entry.burst + 1)
+        line[line.firstIndex(of: other) ?? 0] = id
+        entries[id] = Entry(notification: joined, burst: entry.burst + 1)
+        return [.record(HistoryEntry(replaced: entry.notification))] + setAside(other) + bound() + handOut(at: now)
+    }
+
+    /// Takes `id` out of the running as if its toast's time were up: kept, or closed (expired).
+    private mutating func setAside(_ id: UInt32) -> [Effect] {
+        guard let entry = entries[id] else { return [] }
+        return entry.notification.toast.whenExpired == .kept ? keepEntry(id) : closeEntry(id, .expired)
     }
 
     /// Past the bounds, the oldest waiting notifications are closed (`expired`).
@@ -505,8 +555,27 @@ extension Dispatcher: Machine {
         guard case .ready(let pid) = spare else { return prepareSpare(needed: true) }
         line.removeFirst()
         spare = .none
+        let joined = joinShowing(id)
         entries[id]?.place = .handing(to: pid)
-        return [.hand(id, arguments: entry.notification.toast.arguments, to: pid)]
+        return joined + [.hand(id, arguments: entries[id]?.notification.toast.arguments ?? entry.notification.toast.arguments, to: pid)]
+    }
+
+    /// As notification `id` is handed out: if a toast of its burst is on screen (its place in
+    /// the queue taken), it replaces that toast in place, by its tag, counting the burst; the
+    /// one it replaces is kept. Only then, so that it never joins the queue before the other.
+    private mutating func joinShowing(_ id: UInt32) -> [Effect] {
+        guard limits.bursts == .joined, let entry = entries[id], let group = entry.notification.toast.group,
+            let (other, showing) = entries.first(where: {
+                $0.key != id && $0.value.notification.toast.group == group && $0.value.asked == .nothing && $0.value.place.isRunning
+            }),
+            case .running(let pid) = showing.place
+        else { return [] }
+        let burst = entry.burst + showing.burst
+        entries[id]?.notification.toast = entry.notification.toast.joining(count: burst, tag: showing.notification.toast.tag)
+        entries[id]?.burst = burst
+        superseded[pid] = .some(nil)  // its picture stays with it, kept
+        // Its toast's own history entry gives way to the newest's, which has its tag.
+        return [.record(HistoryEntry(replaced: showing.notification, shown: true))] + setAside(other)
     }
 
     /// Starts a spare if none is ready or starting and one may start: always while serving (the
@@ -575,6 +644,11 @@ extension Dispatcher.Place {
         case .handing, .joining, .late: true
         case .waiting, .running: false
         }
+    }
+
+    /// On screen: its place in the queue taken.
+    var isRunning: Bool {
+        if case .running = self { true } else { false }
     }
 
     /// The process it is with, if any.

@@ -148,5 +148,22 @@ extension NotificationToast {
         (self.arguments, self.tag, self.buttonKeys, self.labels, self.hasDefaultAction) =
             (arguments, tag, buttonKeys, labels, hasDefaultAction)
         (self.app, self.summary, self.body, self.whenExpired, self.whenActed) = (app, summary, body, whenExpired, whenActed)
+        group = nil
+    }
+}
+
+extension HistoryEntry {
+    /// The history's entry for a notification a burst replaced (`shown`: on screen, else before
+    /// it showed).
+    public init(replaced notification: Dispatcher.Notification, shown: Bool = false) {
+        let toast = notification.toast
+        let hasBody = !toast.body.allSatisfy(\.isWhitespace)
+        self.init(
+            time: notification.time, ending: "replaced", shown: shown,
+            text: hasBody ? toast.body : NotificationMarkup.escape(toast.summary.isEmpty ? toast.app : toast.summary))
+        title = hasBody && !toast.summary.isEmpty ? NotificationMarkup.escape(toast.summary) : nil
+        markup = true
+        buttons = toast.labels
+        action = toast.hasDefaultAction
     }
 }

@@ -16,6 +16,11 @@ public struct NotificationToast: Equatable, Sendable {
     public var app: String
     public var summary: String
     public var body: String
+    /// The burst it may join (its application's name, without case): a notification of the same
+    /// group that comes while this one's toast shows or waits takes its place, one toast counting
+    /// them. Nil for one that must show as itself: with a stack tag (the application replaces it
+    /// in place itself), critical, transient, or from no named application.
+    public var group: String?
     /// What becomes of the notification when its toast's time is up: kept (the spec's
     /// `persistence`: in the centre, its actions still reaching the application) when the server
     /// chose the time; closed as `expired` when the application gave a time of its own (the spec:
@@ -116,6 +121,30 @@ public struct NotificationToast: Equatable, Sendable {
         )
         arguments += Self.text(of: request, summary: summary, body: body)
         self.arguments = arguments
+        let mustShowAlone = request.hints.stackTag != nil || urgency == "critical" || request.hints.transient || app.isEmpty
+        group = mustShowAlone ? nil : app.lowercased()
+    }
+
+    /// This toast as the newest of a burst of `count` of its group: the title counts them
+    /// ("Signal · 4 new"), the message is its own summary and body, and it takes `tag`, the tag
+    /// of the toast it replaces in place (nil: its own).
+    public func joining(count: Int, tag replaced: String? = nil) -> NotificationToast {
+        var toast = self
+        guard let end = arguments.lastIndex(of: "--") else { return self }
+        var options = Array(arguments[..<end])
+        while let index = options.firstIndex(of: "--title"), index + 1 < options.count { options.removeSubrange(index...(index + 1)) }
+        if let replaced, let index = options.firstIndex(of: "--tag"), index + 1 < options.count {
+            options[index + 1] = replaced
+            toast.tag = replaced
+        }
+        let hasBody = !body.allSatisfy(\.isWhitespace)
+        let message = [NotificationMarkup.escape(summary), hasBody ? body : ""].filter { !$0.isEmpty }.joined(separator: "\n")
+        toast.arguments =
+            options + [
+                "--title", NotificationMarkup.escape("\(app) · \(count) new"), "--",
+                message.isEmpty ? NotificationMarkup.escape(app) : message,
+            ]
+        return toast
     }
 
     /// The summary as the title shows it: plain text, an origin (a browser's site) first.
