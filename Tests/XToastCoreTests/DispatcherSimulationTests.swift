@@ -5,9 +5,11 @@ import Testing
 /// Floods of notifications against the shipped dispatcher, through the service's driver, with
 /// a fake world of processes acting in a seeded random order: notifications that come, are
 /// replaced and closed; processes that join, end, fail before joining, or never join; spares
-/// that die; time that passes. The promises, checked after every step and at the end: never
-/// more processes than the bound, never two joining at once, hand-outs in the order the
-/// notifications came, and every notification closed exactly once, with its signal, none lost.
+/// that die; time that passes; the user's presses, dismissals and reshows; bursts of one
+/// application; notifications kept after their toasts. The promises, checked after every step
+/// and at the end: never more processes than the bound, never two joining at once, hand-outs in
+/// the order the notifications came, never more kept than the bound, none both kept and alive,
+/// and every notification closed exactly once, with its signal, or kept: none lost.
 @Suite("Dispatcher: floods in random orders")
 struct DispatcherSimulationTests {
     struct World {
@@ -30,18 +32,40 @@ struct DispatcherSimulationTests {
         mutating func act() throws {
             step += 1
             let before = service.effects.count
-            switch random.below(12) {
+            switch random.below(14) {
             case 0...3:
-                // A notification, sometimes replacing one alive, sometimes with a shared tag.
+                // A notification, sometimes replacing one alive, sometimes with a shared tag, of
+                // one of a few applications (a burst), timed by the server (kept after its toast)
+                // or by itself.
                 let id = UInt32(1 + random.below(40))
                 let tag = random.below(5) == 0 ? "volume" : nil
                 if living[id] == nil || service.dispatcher.place(of: id) != .waiting {
                     next += 1
                     living[id] = next
                 }
-                service.notify(id, tag: tag)
+                let line = service.dispatcher.line
+                let app = random.pick(["", "Signal", "Mail"])
+                let timeout: Int32 = random.below(2) == 0 ? -1 : 5000
+                let notification = VirtualService.notification(id, tag: tag, timeout: timeout, actions: ["default", ""], app: app)
+                let effects = service.send(.notify(notification))
+                // Joined a burst that waited (recorded unshown): it took that one's place in line
+                // (handed out at once if it was first), and its key.
+                if effects.contains(where: { if case .record(let entry) = $0 { !entry.shown } else { false } }) {
+                    let index = service.dispatcher.line.firstIndex(of: id) ?? 0
+                    if line.indices.contains(index), let key = living[line[index]] { living[id] = key }
+                }
             case 4:
                 service.send(.close(UInt32(1 + random.below(40))))
+            case 12:
+                // The user: a press (the default action), a dismissal, or a reshow.
+                let call = random.pick([Dispatcher.UserCall.press(label: nil, clickTime: nil), .dismiss, .reshow])
+                let id = UInt32(1 + random.below(40))
+                let wasKept = service.dispatcher.kept[id] != nil
+                service.send(.user(id, call))
+                if wasKept, call == .reshow {
+                    next += 1
+                    living[id] = next
+                }
             case 5...6:
                 // A process with work joins.
                 let joining = service.alive.filter { $0.value != nil }.map(\.key).sorted()
@@ -90,6 +114,16 @@ struct DispatcherSimulationTests {
                 default: break
                 }
             }
+            let kept = service.dispatcher.kept
+            if kept.count > service.dispatcher.limits.kept {
+                throw SimulationFailure(description: "step \(step): \(kept.count) kept, over the bound")
+            }
+            if let both = kept.keys.first(where: { service.dispatcher.place(of: $0) != nil }) {
+                throw SimulationFailure(description: "step \(step): \(both) is kept and alive")
+            }
+            if let lost = kept.keys.first(where: { living[$0] == nil }) {
+                throw SimulationFailure(description: "step \(step): \(lost) is kept, but was closed or never notified")
+            }
             let working = service.alive.values.filter { $0 != nil }.count
             if working > service.dispatcher.limits.running {
                 throw SimulationFailure(description: "step \(step): \(working) processes with work")
@@ -116,7 +150,8 @@ struct DispatcherSimulationTests {
                 }
                 try check(service.effects[before...])
             }
-            if !living.isEmpty { throw SimulationFailure(description: "never closed: \(living.keys.sorted())") }
+            let lost = Set(living.keys).subtracting(service.dispatcher.kept.keys)
+            if !lost.isEmpty { throw SimulationFailure(description: "never closed: \(lost.sorted())") }
         }
     }
 
@@ -126,6 +161,7 @@ struct DispatcherSimulationTests {
             var limits = Dispatcher.Limits()
             limits.running = 4 + (seed % 5)
             limits.waiting = 6 + (seed % 7)
+            limits.kept = 5 + (seed % 11)
             var world = World(seed: UInt64(batch * 100 + seed), limits: limits)
             do {
                 for _ in 0..<300 { try world.act() }
