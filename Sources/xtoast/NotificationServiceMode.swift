@@ -7,10 +7,6 @@ import XToastX11
 /// `xtoast --notification-service`: the service's setting up, from the command's sources (the
 /// display, the config file's rules), and its exit status.
 enum NotificationServiceMode {
-    /// Seconds with nothing to show before the service exits (GNOME's and MATE's daemons wait
-    /// as long); `XTOAST_NOTIFICATION_IDLE` changes it (tests use a short one).
-    static let idleTime = 30.0
-
     /// `options`: the command line's, which win over the config file's.
     static func run(_ request: Configuration, options: [(definition: OptionDefinition, value: String)]) throws(CommandError) -> Int32 {
         // A service that cannot serve leaves it nothing to read: it ends without a word.
@@ -48,8 +44,10 @@ enum NotificationServiceMode {
         limits.kept = settings.configuration.keptNotifications
         limits.keptAge = Int(settings.configuration.keptNotificationAge)
         limits.bursts = settings.configuration.bursts
-        limits.idleTime = idleTime
-        if let text = Environment.value("XTOAST_NOTIFICATION_IDLE"), let seconds = Double(text), seconds > 0 {
+        limits.idleTime = settings.configuration.serviceIdle
+        if settings.origins["service-idle"] == nil, let text = Environment.value("XTOAST_NOTIFICATION_IDLE"), let seconds = Double(text),
+            seconds > 0
+        {
             limits.idleTime = seconds
         }
         let version = String(Documentation.version.dropFirst("xtoast ".count))

@@ -289,6 +289,7 @@ struct ConfigurationBuilderTests {
             in-history   = true                       # default
             keep-notifications = 100                  # default
             keep-notifications-for = 1d               # default
+            service-idle = 30s                        # default
             bursts       = joined                     # default
             """
         #expect(try build().report == expected)

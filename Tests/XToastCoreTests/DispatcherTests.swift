@@ -722,3 +722,19 @@ struct DispatcherBurstTests {
         #expect(KeptNotifications.isOurs(toast.arguments))
     }
 }
+
+extension DispatcherKeptSettingsTests {
+    @Test("service-idle = never: the service stays on the bus with nothing to show, and wants no timer for it")
+    func staysForTheSession() {
+        var limits = Dispatcher.Limits()
+        limits.idleTime = .infinity
+        var v = VirtualService(limits: limits)
+        #expect(v.dispatcher.deadline == nil)
+        v.notify(1)
+        v.queued(1)
+        v.end(1)
+        v.advance(to: 1e7)
+        #expect(!v.effects.contains(.releaseName))
+        #expect(v.dispatcher.deadline == nil)
+    }
+}

@@ -353,7 +353,8 @@ struct OptionTableTests {
         ("notification", "4294967296", "notification id"),
         ("keep-notifications", "-1", "keep-notifications"), ("keep-notifications", "10001", "keep-notifications"),
         ("keep-notifications", "2.5", "keep-notifications"), ("keep-notifications-for", "30s", "keep-notifications-for"),
-        ("keep-notifications-for", "forever", "keep-notifications-for"), ("bursts", "grouped", "bursts"), ("bursts", "", "bursts"),
+        ("keep-notifications-for", "forever", "keep-notifications-for"), ("bursts", "grouped", "bursts"),
+        ("service-idle", "0s", "service-idle"), ("service-idle", "always", "service-idle"), ("bursts", "", "bursts"),
     ]
 
     /// Value options that take any text: a file name, a display, a time zone, a title.

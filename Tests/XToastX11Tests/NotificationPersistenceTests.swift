@@ -183,5 +183,30 @@ extension OnScreen {
             #expect(history.first?.contains(#""title":"keeper · 20 new","text":"Message 19""#) == true, "\(history)")
             try expectOthersStillShow(display, watcher)
         }
+
+        /// `--service-idle never`, started by the session as kdialog needs: the name stays owned
+        /// with nothing to show, long after the bus's service (2 s idle here) would have gone.
+        /// Staying is the absence of an exit, which only time shows.
+        @Test func aServiceForTheSessionStays() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let service = try XToastProcess(
+                ["--notification-service", "--service-idle", "never"], display: display,
+                environment: [
+                    "DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": bus.folder, "XTOAST_NOTIFICATION_IDLE": PrivateBus.idleTime,
+                ])
+            let hasOwner = [
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.Notifications",
+            ]
+            try waitUntil("the service owns the name") { try bus.run(hasOwner).contains("true") }
+            _ = try bus.run(["notify-send", "-w", "-t", "200", "For the session"])
+            Thread.sleep(forTimeInterval: 2 * (Double(PrivateBus.idleTime) ?? 2) + 1)
+            #expect(try bus.run(hasOwner).contains("true"))
+            // SIGTERM: it releases the name and ends.
+            service.signal(SIGTERM)
+            _ = try service.wait()
+            try expectOthersStillShow(display, watcher)
+        }
     }
 }

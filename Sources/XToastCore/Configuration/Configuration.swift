@@ -35,6 +35,10 @@ public struct Configuration: Sendable {
     /// (seconds).
     public var keptNotifications = 100
     public var keptNotificationAge = 86_400.0
+    /// Seconds the notification service stays on the bus with nothing to show (GNOME's and MATE's
+    /// daemons wait as long); infinity: for the X session (`service-idle = never`).
+    /// `XTOAST_NOTIFICATION_IDLE` changes it when no setting does (tests use a short one).
+    public var serviceIdle = 30.0
     /// What a burst of one application's notifications makes.
     public var bursts = Dispatcher.Bursts.joined
     /// `--in`: seconds.

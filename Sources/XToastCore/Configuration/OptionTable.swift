@@ -397,6 +397,21 @@ public enum OptionTable {
             config.keptNotificationAge = seconds
         },
         OptionDefinition(
+            "service-idle", value: "time", scope: .service,
+            help:
+                "How long the notification service stays on the bus with nothing to show before it exits (the bus starts it again for the next notification): 30s, 5m; or never, for the X session's lifetime, for applications that look for a server before they send (kdialog): start it with the session.",
+            default: "30s", values: ["never"], current: { $0.serviceIdle.isFinite ? Schedule.text(seconds: $0.serviceIdle) : "never" }
+        ) { config, text throws(OptionError) in
+            if text == "never" {
+                config.serviceIdle = .infinity
+                return
+            }
+            guard let seconds = Schedule.delay(parsing: text), seconds >= 1 else {
+                throw OptionError("invalid service-idle \"\(text)\": expected a duration like 30s or 5m, or never")
+            }
+            config.serviceIdle = seconds
+        },
+        OptionDefinition(
             "bursts", value: "kind", scope: .service,
             help:
                 "What notifications of one application make while one of its toasts shows or waits: joined, one toast that counts them (\"Signal · 4 new\") with the newest text, the others kept; or queued, a toast each in turn.",

@@ -42,8 +42,8 @@ public struct Dispatcher: Sendable {
         public var waitingBytes = 32 << 20
         /// Seconds a process may take to join the queue before the next is handed out.
         public var joinBound = 5.0
-        /// Seconds with nothing shown or waiting before the service leaves
-        /// (`XTOAST_NOTIFICATION_IDLE`).
+        /// Seconds with nothing shown or waiting before the service leaves (`service-idle`;
+        /// infinity: never, it stays for the X session).
         public var idleTime = 30.0
         /// Seconds the service stays after it released its name: a client that resolved the name
         /// to the service's own connection before (dbus-python does) may still be sending.
@@ -260,7 +260,7 @@ public struct Dispatcher: Sendable {
     public var deadline: Double? {
         var times: [Double] = []
         for entry in entries.values { if case .joining(_, let until) = entry.place { times.append(until) } }
-        if case .serving(let since?) = phase { times.append(since + limits.idleTime) }
+        if case .serving(let since?) = phase, limits.idleTime.isFinite { times.append(since + limits.idleTime) }
         // Only once nothing is left: with work, its end decides (the linger may be past by then).
         if case .leaving(let until) = phase, isEmpty { times.append(until) }
         return times.min()
