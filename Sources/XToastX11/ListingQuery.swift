@@ -27,10 +27,36 @@ extension XDisplay {
             TicketQueue.pruned((cardinals(question, type: XCB_ATOM_WINDOW, cut: true) ?? []).map { UInt($0) }, removing: [])
         }
         let pause = Pause.reading(cardinals(pauseQuestion, type: XCB_ATOM_CARDINAL, cut: true)?.map { UInt($0) }, now: now)
+        // What each says, asked with the tickets: the same round trip.
+        let saidQuestions = children.map { window in
+            xcb_get_property(
+                connection, 0, xcb_window_t(truncatingIfNeeded: window), xcb_atom_t(atoms.text), xcb_atom_t(atoms.utf8String), 0,
+                UInt32(Listing.Said.byteLimit / 4 + 1))
+        }
         let found = zip(children, ticketFacts(children)).compactMap { window, facts -> Listing.Found? in
             facts.ticket.map { (UInt(window), $0, facts.shown) }
         }
-        let toasts = Listing.toasts(queue: entries[0], stack: entries[1], scheduled: entries[2], tickets: found, paused: pause != nil)
+        var said: [UInt: Listing.Said] = [:]
+        for (window, question) in zip(children, saidQuestions) {
+            if let value = utf8Value(question) { said[UInt(window)] = Listing.Said(decoding: value) }
+        }
+        let toasts = Listing.toasts(
+            queue: entries[0], stack: entries[1], scheduled: entries[2], tickets: found, paused: pause != nil, said: said)
         return (toasts, pause)
+    }
+
+    /// A UTF8_STRING property's bytes, whole (nil: none, another type, or longer than asked).
+    private func utf8Value(_ question: xcb_get_property_cookie_t) -> [UInt8]? {
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let reply = xcb_get_property_reply(connection, question, &error)
+        defer {
+            free(reply)
+            free(error)
+        }
+        guard let reply, reply.pointee.type == UInt32(atoms.utf8String), reply.pointee.format == 8, reply.pointee.bytes_after == 0,
+            let value = xcb_get_property_value(reply)
+        else { return nil }
+        let count = Int(xcb_get_property_value_length(reply))
+        return Array(UnsafeRawBufferPointer(start: value, count: count))
     }
 }

@@ -26,7 +26,7 @@ final class QueueStore {
 
     init(
         display: XDisplay, tag: String?, at: Int?, stack: Position?, buttons: [String] = [], urgent: Bool = false,
-        warn: @escaping (String) -> Void
+        said: Listing.Said? = nil, warn: @escaping (String) -> Void
     ) {
         self.display = display
         self.warn = warn
@@ -38,6 +38,11 @@ final class QueueStore {
         info.buttons = Press.publishable(buttons)
         member = QueueMember(me: UInt(ticket), ticket: info, urgent: urgent)
         write(.ticket(member.ticket))
+        if let said {
+            let bytes = said.encoded
+            XChangeProperty(
+                display.pointer, ticket, display.atoms.text, display.atoms.utf8String, 8, PropModeReplace, bytes, Int32(bytes.count))
+        }
         XStoreName(display.pointer, ticket, "xtoast ticket")
     }
 

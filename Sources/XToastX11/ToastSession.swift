@@ -100,7 +100,8 @@ public final class ToastSession {
         }
         queue = QueueStore(
             display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil,
-            buttons: request.content.buttons, urgent: request.urgent, warn: warn)
+            buttons: request.content.buttons, urgent: request.urgent,
+            said: Listing.Said(title: request.content.title, message: request.content.message, markup: request.content.markup), warn: warn)
     }
 
     /// Frames per second when RandR does not know the monitor's refresh rate.

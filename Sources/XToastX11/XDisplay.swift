@@ -377,6 +377,8 @@ public struct Atoms {
     public let atSpiBus: Atom
     /// Do not disturb: the root's `_XTOAST_PAUSED` (see `Pause`).
     public let paused: Atom
+    /// What a toast says, on its ticket window, for `--list` (`Listing.Said`).
+    public let text: Atom
 
     init(connection: OpaquePointer, screen: Int32, meanwhile: () -> Void) {
         let names = [
@@ -387,7 +389,7 @@ public struct Atoms {
             "_NET_WM_WINDOW_OPACITY", "_COMPTON_SHADOW", "_NET_CLIENT_LIST", "_NET_WORKAREA", "_NET_CURRENT_DESKTOP",
             "_NET_WM_STRUT_PARTIAL", "_NET_WM_STRUT", "AT_SPI_BUS", "_NET_CLIENT_LIST_STACKING", "_NET_WM_STATE_FULLSCREEN",
             "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_WINDOW_TYPE_DESKTOP",
-            "_XTOAST_PAUSED", "_NET_WM_WINDOW_TYPE_DOCK",
+            "_XTOAST_PAUSED", "_NET_WM_WINDOW_TYPE_DOCK", "_XTOAST_TEXT",
         ]
         let questions = names.map { name in
             name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
@@ -415,5 +417,6 @@ public struct Atoms {
         windowTypeDesktop = atoms[32]
         paused = atoms[33]
         windowTypeDock = atoms[34]
+        text = atoms[35]
     }
 }

@@ -61,9 +61,25 @@ struct ListingTests {
         #expect(
             Listing.json(toasts, pause: nil) == [
                 #"{"paused":false}"#,
-                #"{"state":"waiting","pid":3,"tag":"a\"b\\c\u2028","due":null,"buttons":[],"x":null,"y":null,"width":null,"height":null}"#,
+                #"{"state":"waiting","pid":3,"tag":"a\"b\\c\u2028","due":null,"buttons":[],"x":null,"y":null,"width":null,"height":null,"title":null,"text":null}"#,
             ])
         #expect(Listing.json([], pause: Pause(end: nil)) == [#"{"paused":true,"until":null}"#])
         #expect(Listing.json([], pause: Pause(end: 5)) == [#"{"paused":true,"until":5}"#])
+    }
+
+    @Test func whatEachSaysFollowsItsTagEscapedAndCut() {
+        let said = Listing.Said(title: "<b>Build</b>", message: "done &amp; \u{1E}green\nall", markup: true)
+        #expect(said.title == "Build" && said.text == "done & green\nall")
+        #expect(Listing.Said(decoding: said.encoded) == said)
+        let toasts = Listing.toasts(
+            queue: [1], stack: [], scheduled: [], tickets: [Self.found(1, pid: 3, tag: "ci")], paused: false, said: [1: said])
+        #expect(Listing.lines(toasts, pause: nil) { "\($0)" } == ["waiting    pid 3  [ci]  Build: done & green all"])
+        #expect(Listing.json(toasts, pause: nil).last?.hasSuffix(#""title":"Build","text":"done & green\nall"}"#) == true)
+        // What another client wrote: read bounded, or not at all.
+        #expect(Listing.Said(decoding: Array("no separator".utf8)) == nil)
+        #expect(Listing.Said(decoding: [UInt8](repeating: 0x41, count: Listing.Said.byteLimit + 1)) == nil)
+        #expect(Listing.Said(decoding: [0x1E, 0xFF]) == nil)
+        let long = Listing.Said(title: nil, message: String(repeating: "x", count: 10_000), markup: false)
+        #expect(long.text.count == 400 && long.title == nil)
     }
 }

@@ -70,12 +70,13 @@ extension ControlTests {
         #expect(objects.dropFirst().map { ($0["pid"] as? NSNumber)?.int32Value } == [shown.child.pid, waiting.child.pid])
         #expect(objects[1]["tag"] as? String == "build" && objects[1]["buttons"] as? [String] == ["Open"])
         #expect((objects[1]["width"] as? NSNumber)?.intValue ?? 0 > 0)
+        #expect(objects[1]["text"] as? String == "Built" && objects[2]["text"] as? String == "Next")
 
         // A bar asks whether toasts are paused: the first line says so.
         #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
         let paused = try XToastProcess.run(["--list"], display: server.name)
         #expect(
-            paused.stdout.hasPrefix("paused until --resume\nshowing    pid \(shown.child.pid)  [build]  buttons: Open\n"),
+            paused.stdout.hasPrefix("paused until --resume\nshowing    pid \(shown.child.pid)  [build]  Built  buttons: Open\nwaiting"),
             "\(paused.stdout)")
         #expect(try XToastProcess.run(["--dismiss-all"], display: server.name).status == 0)
         #expect(try shown.wait().stdout == "dismissed\n")

@@ -27,6 +27,51 @@ public enum Listing {
         public var buttons: [String]
         /// Where it is on screen, once shown.
         public var box: Rect?
+        /// What it says, as it published it (nil: it did not).
+        public var said: Said? = nil
+    }
+
+    /// What a toast says, for `--list`: `_XTOAST_TEXT` on its ticket window, written once as it
+    /// joins: its title and its message, as plain text, cut. Another client can write anything
+    /// there, so it is read bounded and printed escaped; only `--list` reads it.
+    public struct Said: Equatable, Sendable {
+        public var title: String?
+        public var text: String
+
+        /// Larger values are not read.
+        public static let byteLimit = 2048
+        static let titleLimit = 120
+        static let textLimit = 400
+        /// Between the title and the text.
+        static let separator: Unicode.Scalar = "\u{1E}"
+
+        /// What a toast with `title` over `message` says (`markup`: both are Pango markup).
+        public init(title: String?, message: String, markup: Bool) {
+            func plain(_ text: String, _ limit: Int) -> String {
+                let text = markup ? NotificationMarkup.plain(text) : text
+                return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != Self.separator }).prefix(limit))
+            }
+            self.title = title.map { plain($0, Self.titleLimit) }.flatMap { $0.isEmpty ? nil : $0 }
+            self.text = plain(message, Self.textLimit)
+        }
+
+        public var encoded: [UInt8] { Array(((title ?? "") + String(Self.separator) + text).utf8) }
+
+        /// Nil for a value that is too long, not UTF-8, or not one title and one text.
+        public init?(decoding bytes: some Collection<UInt8>) {
+            guard bytes.count <= Self.byteLimit, let value = String(validating: bytes, as: UTF8.self) else { return nil }
+            let parts = value.unicodeScalars.split(separator: Self.separator, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            let title = String(String.UnicodeScalarView(parts[0]))
+            self.title = title.isEmpty ? nil : String(title.prefix(Self.titleLimit))
+            text = String(String(String.UnicodeScalarView(parts[1])).prefix(Self.textLimit))
+        }
+
+        /// One line: `Title: text`.
+        var line: String {
+            let text = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            return title.map { text.isEmpty ? $0 : "\($0): \(text)" } ?? text
+        }
     }
 
     /// A ticket as the server answered: its id, what it says, and its `_XTOAST_SHOWN`.
@@ -35,7 +80,9 @@ public enum Listing {
     /// The toasts, the queue's first (on screen, or next), then the stacked, the waiting, the
     /// delayed and the scheduled ones. `queue`, `stack` and `scheduled` are the root's lists;
     /// `tickets` every live ticket among the root's children; `paused` whether a pause holds now.
-    public static func toasts(queue: [UInt], stack: [UInt], scheduled: [UInt], tickets: [Found], paused: Bool) -> [Toast] {
+    public static func toasts(
+        queue: [UInt], stack: [UInt], scheduled: [UInt], tickets: [Found], paused: Bool, said: [UInt: Said] = [:]
+    ) -> [Toast] {
         var byEntry: [UInt: Found] = [:]
         for found in tickets { byEntry[found.entry] = found }
         var listed = Set<UInt>()
@@ -43,7 +90,7 @@ public enum Listing {
             guard let found = byEntry[entry], listed.insert(entry).inserted else { return nil }
             return Toast(
                 state: state(found), pid: found.ticket.pid, tag: found.ticket.tag, due: found.ticket.at, buttons: found.ticket.buttons,
-                box: found.shown?.box)
+                box: found.shown?.box, said: said[entry])
         }
         var result: [Toast] = []
         result += queue.compactMap { entry in
@@ -77,6 +124,7 @@ public enum Listing {
             var line = toast.state.rawValue.padding(to: 10) + " pid \(toast.pid)"
             if let tag = toast.tag { line += "  [\(tag)]" }
             if let due = toast.due, toast.state == .scheduled { line += "  at " + time(due) }
+            if let said = toast.said?.line, !said.isEmpty { line += "  " + String(said.prefix(KeptNotifications.listedText)) }
             if !toast.buttons.isEmpty { line += "  buttons: " + toast.buttons.joined(separator: ", ") }
             lines.append(TerminalText.line(line))
         }
@@ -101,6 +149,8 @@ public enum Listing {
                 object.add("y", toast.box?.y)
                 object.add("width", toast.box?.width)
                 object.add("height", toast.box?.height)
+                object.add("title", toast.said?.title)
+                object.add("text", toast.said?.text)
                 return object.text
             }
     }
