@@ -68,6 +68,7 @@ extension Control {
         switch mode {
         case .history where !words.isEmpty: throw OptionError("--history takes no words")
         case .list where !words.isEmpty: throw OptionError("--list takes no words")
+        case .watch where !words.isEmpty: throw OptionError("--watch takes no words")
         case .reshow: _ = try reshowIndex(words)
         default: break
         }
