@@ -5,6 +5,8 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <malloc.h>
+#include <sys/inotify.h>
+#include <sys/timerfd.h>
 
 /* pipe2 with O_CLOEXEC: no other child inherits the ends. */
 static inline int xtoast_pipe(int ends[2]) { return pipe2(ends, O_CLOEXEC); }

@@ -22,18 +22,35 @@ public struct KeptStore: Sendable {
 
     /// Every notification the store holds that reads, in no order; at most
     /// `KeptNotifications.fileCountLimit` files are looked at.
-    public func all() -> [Dispatcher.Notification] {
+    public func all() -> [Dispatcher.Notification] { names().compactMap(read) }
+
+    /// The ids of the notifications the store holds that read, in no order: `all()` without
+    /// keeping them (each file is read and let go, so a long watch holds ids, not texts).
+    public func ids() -> [UInt32] { names().filter { read($0) != nil } }
+
+    /// The ids the store's file names say, at most `KeptNotifications.fileCountLimit`.
+    private func names() -> [UInt32] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
-        var found: [Dispatcher.Notification] = []
-        var looked = 0
-        while looked < KeptNotifications.fileCountLimit, let entry = readdir(directory) {
+        var found: [UInt32] = []
+        while found.count < KeptNotifications.fileCountLimit, let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let id = UInt32(name) else { continue }
-            looked += 1
-            if let notification = read(id) { found.append(notification) }
+            if let id = UInt32(name) { found.append(id) }
         }
         return found
+    }
+
+    /// The id up to which the kept notifications have been read (see
+    /// `KeptNotifications.readMarkerName`); 0 when nothing was, or the marker does not read.
+    public func readUpTo() -> UInt32 {
+        let path = "\(folder)/\(KeptNotifications.readMarkerName)"
+        guard let (bytes, truncated) = try? RegularFile.read(path, limit: 16), !truncated else { return 0 }
+        return KeptNotifications.readMarker(bytes)
+    }
+
+    /// Moves the read marker to `id`; why not, if it could not be.
+    public func markRead(upTo id: UInt32) throws(SystemFailure) {
+        try replace(KeptNotifications.readMarkerName, with: KeptNotifications.readMarker(upTo: id))
     }
 
     /// Notification `id`, if the store holds it and it reads (and says it is `id`).
@@ -46,10 +63,15 @@ public struct KeptStore: Sendable {
 
     /// Writes `notification` into the store; why not, if it could not be.
     func write(_ notification: Dispatcher.Notification) throws(SystemFailure) {
+        try replace(String(notification.id), with: KeptNotifications.encode(notification))
+    }
+
+    /// Writes the file `name` of the store whole: under a temporary name (a dot's, which no
+    /// reader takes for a notification), then renamed into place.
+    private func replace(_ name: String, with bytes: [UInt8]) throws(SystemFailure) {
         try prepare()
-        let bytes = KeptNotifications.encode(notification)
-        let path = "\(folder)/\(notification.id)"
-        let temporary = "\(folder)/.\(notification.id)-\(getpid())"
+        let path = "\(folder)/\(name)"
+        let temporary = "\(folder)/.\(name)-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SystemFailure("cannot write \(temporary)") }
         let written = Descriptor.writeAll(fd, bytes)

@@ -50,6 +50,15 @@ public enum Descriptor {
         return ready > 0
     }
 
+    /// Waits without a time limit until one of `descriptors` has one of its `events`, or an
+    /// error or a hang-up (which `poll` reports whatever was asked: events 0 asks for those
+    /// alone, as for a reader of our output going away). What each has, in the same order.
+    public static func waitForAny(_ descriptors: [(descriptor: Int32, events: Int16)]) throws(Errno) -> [Int16] {
+        var entries = descriptors.map { pollfd(fd: $0.descriptor, events: $0.events, revents: 0) }
+        if case .failure(let failure) = retryingOnInterrupt({ Glibc.poll(&entries, nfds_t(entries.count), -1) }) { throw failure }
+        return entries.map(\.revents)
+    }
+
     /// Writes all of `bytes` to a blocking descriptor (a file), going on after a short write or
     /// an interruption; whether it all went.
     public static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {

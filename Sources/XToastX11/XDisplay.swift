@@ -124,6 +124,8 @@ public final class XDisplay {
         case lock
         /// The fullscreen windows' list and states (`FullscreenWatch`).
         case fullscreen
+        /// The queue's lists and the pause, for a status bar (`StatusWatch`).
+        case status
     }
 
     /// Sets what `listener` wants of the root's events (0: nothing) and asks for the union,

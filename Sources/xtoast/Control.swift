@@ -27,9 +27,15 @@ extension Control {
         let (toasts, pause) = display.listing(now: Clock.wall())
         var lines = json ? Listing.json(toasts, pause: pause) : Listing.lines(toasts, pause: pause, time: localTime)
         // The applications' notifications kept after their toasts (the service's store).
-        let kept = KeptStore().all()
+        let store = KeptStore()
+        let kept = store.all()
         lines += json ? KeptNotifications.json(kept) : KeptNotifications.lines(kept, time: localTime)
         Output.write(lines.map { $0 + "\n" }.joined())
+        // Printed on a terminal, they were read by someone (`--watch`'s unread count goes down);
+        // into a pipe (a bar's script, a test) they were not, and nothing changes.
+        if isatty(1) == 1, let id = KeptNotifications.readMarker(after: kept.map(\.id), marker: store.readUpTo()) {
+            do throws(SystemFailure) { try store.markRead(upTo: id) } catch { warn("cannot mark the kept notifications read: \(error)") }
+        }
         return ExitStatus.success
     }
 }
@@ -68,6 +74,7 @@ extension Control {
         switch mode {
         case .history where !words.isEmpty: throw OptionError("--history takes no words")
         case .list where !words.isEmpty: throw OptionError("--list takes no words")
+        case .watch where !words.isEmpty: throw OptionError("--watch takes no words")
         case .reshow: _ = try reshowIndex(words)
         default: break
         }

@@ -52,8 +52,16 @@ enum Output {
     /// write errors, and a full disk, a closed descriptor or a reader that went away must not
     /// end in status 0 with the output lost: it is one line and status 1.
     static func write(_ text: String) {
+        let failure = written(text)
+        if failure == Errno(EPIPE), lostReader == .isQuiet { return }
+        if let failure { die("cannot write to standard output: \(failure)", status: ExitStatus.failure) }
+    }
+
+    /// Writes `text` whole to standard output; why not, if it could not be (EPIPE: the reader
+    /// went away, SIGPIPE being ignored).
+    static func written(_ text: String) -> Errno? {
         var text = text
-        let failure: Errno? = text.withUTF8 { bytes in
+        return text.withUTF8 { bytes in
             guard let start = bytes.baseAddress else { return nil }
             var done = 0
             while done < bytes.count {
@@ -73,7 +81,5 @@ enum Output {
             }
             return nil
         }
-        if failure == Errno(EPIPE), lostReader == .isQuiet { return }
-        if let failure { die("cannot write to standard output: \(failure)", status: ExitStatus.failure) }
     }
 }

@@ -53,7 +53,7 @@ struct XToastCommand {
                 }
                 if request.mode == .resume && !parsed.words.isEmpty { throw OptionError("--resume takes no words") }
                 pauseLength = try Pause.length(words: parsed.words)
-            case .press, .history, .reshow, .list:
+            case .press, .history, .reshow, .list, .watch:
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
                 try Control.check(request.mode, words: parsed.words)
             case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
@@ -92,6 +92,7 @@ struct XToastCommand {
         }
         if settings.mode == .press, let display = sources.display { return try Control.press(parsed.words, display: display) }
         if settings.mode == .list, let display = sources.display { return Control.list(display, json: settings.json) }
+        if settings.mode == .watch, let display = sources.display { return try Control.watch(display) }
         if settings.mode != .show, let display = sources.display {
             command(settings, display: display)
             return ExitStatus.success
@@ -118,7 +119,7 @@ struct XToastCommand {
         case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
         case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press, .history, .reshow,
-            .list:
+            .list, .watch:
             nil
         }
     }

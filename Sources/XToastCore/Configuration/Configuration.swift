@@ -77,6 +77,8 @@ public struct Configuration: Sendable {
         case history, reshow
         /// `--list`: the toasts on screen, waiting, paused, delayed and scheduled.
         case list
+        /// `--watch`: a JSON line at the start and at each change of what a status bar shows.
+        case watch
     }
 
     public enum Shell: String, CaseIterable, Sendable {

@@ -359,6 +359,11 @@ public enum OptionTable {
                 "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause), delayed (by a fullscreen window or a locked screen) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused. Then exit."
         ) { config, _ throws(OptionError) in try setMode(&config, .list) },
         OptionDefinition(
+            "watch", scope: .invocation,
+            help:
+                "For status bars: print a JSON line now and another each time it changes, without polling, until the reader goes: count and unread (applications' notifications kept after their toasts, and those not read yet), paused and until (xtoast --pause), showing and waiting (toasts)."
+        ) { config, _ throws(OptionError) in try setMode(&config, .watch) },
+        OptionDefinition(
             "history", scope: .invocation,
             help:
                 "Print the toasts that showed, newest first, one a line: when, how it ended, [tag], title and text (the last \(HistoryStore.countLimit), kept in $XDG_STATE_HOME/xtoast/history); then exit."
@@ -526,7 +531,7 @@ public enum OptionTable {
     }
 
     /// The commands of the control surface (#21): each is one call's whole job.
-    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow, .list]
+    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow, .list, .watch]
 
     static func setMode(_ config: inout Configuration, _ mode: Configuration.Mode) throws(OptionError) {
         let exclusive: [Configuration.Mode] = [.dismiss, .dismissAll, .cancelScheduled]
@@ -546,7 +551,7 @@ public enum OptionTable {
             && mode != .help && mode != .version
         {
             throw OptionError(
-                "--press, --list, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config"
+                "--press, --list, --watch, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config"
             )
         }
         config.mode = mode

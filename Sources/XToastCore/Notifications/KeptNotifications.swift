@@ -89,6 +89,35 @@ public enum KeptNotifications {
 
     private static func escape(_ value: String) -> String { HistoryStore.escape(value) }
 
+    // MARK: What has been read
+
+    /// The name of the store's read marker: the id up to which its notifications have been
+    /// read, as decimal digits and a newline. Not a number, so the store never takes it for a
+    /// notification. Ids only grow (the service counts them in a file of the session's), so
+    /// "up to an id" is "everything that came before", whatever was closed meanwhile.
+    public static let readMarkerName = "read-up-to"
+
+    /// The id a read marker's bytes name; 0 (nothing read) for anything but up to ten ASCII
+    /// digits naming an id, with or without a newline: the file is read as hostile input.
+    public static func readMarker(_ bytes: [UInt8]) -> UInt32 {
+        var digits = bytes[...]
+        if digits.last == UInt8(ascii: "\n") { digits = digits.dropLast() }
+        guard (1...10).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return 0
+        }
+        return UInt32(String(decoding: digits, as: UTF8.self)) ?? 0
+    }
+
+    /// A read marker's bytes for `id`.
+    public static func readMarker(upTo id: UInt32) -> [UInt8] { Array("\(id)\n".utf8) }
+
+    /// The marker to write once `ids` have been shown to the user, when it moves forward
+    /// (`marker` is the one there); nil: nothing new was read.
+    public static func readMarker(after ids: [UInt32], marker: UInt32) -> UInt32? {
+        guard let newest = ids.max(), newest > marker else { return nil }
+        return newest
+    }
+
     // MARK: Listing
 
     /// Newest first, then by id: the order `--list` and the centre show them in.
