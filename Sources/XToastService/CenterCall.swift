@@ -1,5 +1,7 @@
 import CGio
+import Glibc
 import XToastCore
+import XToastSystem
 
 /// The user's calls on an application's notification (`--press`, `--dismiss`, `--reshow` with
 /// `--notification`): sent to the notification service on the session bus, which the bus
@@ -11,11 +13,20 @@ public enum CenterCall {
         public var message: String
     }
 
+    /// Whether there is a session bus to call: its address, or systemd's socket. Without either,
+    /// GIO would try to launch a bus of its own (dbus-launch): one with no service on it, and a
+    /// daemon left behind.
+    static var hasSessionBus: Bool {
+        if Environment.value("DBUS_SESSION_BUS_ADDRESS") != nil { return true }
+        return Environment.value("XDG_RUNTIME_DIR").map { access("\($0)/bus", F_OK) == 0 } ?? false
+    }
+
     /// How long the service may take to start and answer.
     static let timeoutMilliseconds: Int32 = 15_000
 
     /// Sends `call` for notification `id` and waits for the service's answer.
     public static func send(_ call: Dispatcher.UserCall, id: UInt32) throws(Failure) {
+        guard hasSessionBus else { throw Failure(message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set") }
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw Failure(message: "cannot connect to the session bus: \(message(of: error))")
@@ -43,6 +54,18 @@ public enum CenterCall {
             return
         }
         throw Failure(message: failure(of: error))
+    }
+
+    /// `xtoast --dismiss-all`: the notifications the service holds back (past its bound of toast
+    /// processes, or not yet handed out) are dismissed too. Only a service that runs is asked
+    /// (none is started for it); no bus or no service is nothing to do.
+    public static func dismissAll() {
+        guard hasSessionBus, let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return }
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        let reply = g_dbus_connection_call_sync(
+            connection, NotificationService.busName, NotificationService.objectPath, NotificationService.centerInterface, "DismissAll",
+            nil, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil, nil)
+        if let reply { g_variant_unref(reply) }
     }
 
     /// The service's own errors as it words them; the bus's in words for the user.

@@ -67,8 +67,12 @@ public final class NotificationService {
     let rules: [NotificationRule]
     let version: String
     let warn: (String) -> Void
-    /// Adds an entry to the history (the command's `HistoryFile`).
-    let record: (HistoryEntry) -> Void
+    /// Adds entries to the history, oldest first (the command's `HistoryFile`).
+    let record: ([HistoryEntry]) -> Void
+    /// Entries to record once the loop is idle: a burst's are written at once, not one file
+    /// read and write per notification while calls wait.
+    private var unrecorded: [HistoryEntry] = []
+    private var recordingSource: guint = 0
     private var driver: Driver<Dispatcher>
     private let processes = ToastProcesses()
     private let images = ImageFiles()
@@ -89,7 +93,7 @@ public final class NotificationService {
 
     public init(
         display: XDisplay, rules: [NotificationRule], limits: Dispatcher.Limits, version: String, forked: ToastProcess?,
-        record: @escaping (HistoryEntry) -> Void, warn: @escaping (String) -> Void
+        record: @escaping ([HistoryEntry]) -> Void, warn: @escaping (String) -> Void
     ) {
         (self.display, self.rules, self.version, self.record, self.warn) = (display, rules, version, record, warn)
         self.forked = forked
@@ -127,6 +131,8 @@ public final class NotificationService {
         images.sweep(olderThan: driver.machine.limits.keptAge + 3600, keeping: Set(kept.compactMap(\.picture)))
         if !driver.machine.isFinished { display.idle { g_main_loop_run(loop) } }
         if displayWatch != 0 { g_source_remove(displayWatch) }
+        if recordingSource != 0 { g_source_remove(recordingSource) }
+        recordNow()
         if ownerID != 0 { g_bus_unown_name(ownerID) }
         if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
         connection = nil
@@ -182,7 +188,9 @@ public final class NotificationService {
         case .forget(let id):
             store.remove(id)
         case .record(let entry):
-            record(entry)
+            // The history keeps its newest entries only: no more are held for it.
+            unrecorded = Array((unrecorded + [entry]).suffix(HistoryStore.countLimit))
+            if recordingSource == 0 { recordingSource = g_idle_add_full(G_PRIORITY_LOW, onRecord, nil, nil) }
         case .answer(let answer):
             answerCall(answer)
         case .removePicture(let path):
@@ -211,6 +219,14 @@ public final class NotificationService {
     }
 
     fileprivate func released() { feed(.released) }
+
+    /// Writes what waits for the history (the loop is idle, or the service ends).
+    fileprivate func recordNow() {
+        recordingSource = 0
+        let entries = unrecorded
+        unrecorded = []
+        record(entries)
+    }
 
     fileprivate func timerFired() {
         timer = 0
@@ -348,8 +364,13 @@ public final class NotificationService {
     }
 
     /// `org.xtoast.Center`: `Press(u id, s label, u time)` (an empty label: the default action;
-    /// time 0: none known), `Dismiss(u id)`, `Reshow(u id)`.
+    /// time 0: none known), `Dismiss(u id)`, `Reshow(u id)`, `DismissAll()`.
     private func userCall(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
+        if method == "DismissAll" {
+            reply(invocation, [])
+            feed(.dismissAll)
+            return
+        }
         guard let parameters else { return }
         let id = VariantReading.uint32(parameters, at: 0)
         let call: Dispatcher.UserCall
@@ -476,6 +497,7 @@ public final class NotificationService {
             </method>
             <method name="Dismiss"><arg type="u" direction="in"/></method>
             <method name="Reshow"><arg type="u" direction="in"/></method>
+            <method name="DismissAll"/>
           </interface>
         </node>
         """
@@ -495,6 +517,10 @@ private let onMethodCall: GDBusInterfaceMethodCallFunc = { _, _, _, interface, m
 }
 private let onTimer: GSourceFunc = { _ in
     service?.timerFired()
+    return 0
+}
+private let onRecord: GSourceFunc = { _ in
+    service?.recordNow()
     return 0
 }
 private let onReleased: GSourceFunc = { _ in

@@ -39,19 +39,31 @@ enum HistoryFile {
     }
 
     /// Adds `entry`; a failure is one warning, never the toast's status.
-    static func record(_ entry: HistoryEntry) {
-        guard let folder, let path else { return }
+    static func record(_ entry: HistoryEntry) { record([entry]) }
+
+    /// Adds `entries`, oldest first, with one read and one write (the notification service
+    /// records a burst's at once); a failure is one warning.
+    static func record(_ entries: [HistoryEntry]) {
+        guard !entries.isEmpty, let folder, let path else { return }
         do throws(Problem) {
             try makeFolders(folder)
             guard let directory = try openFolder(folder) else { throw .failed(.noSuchFile) }
             defer { close(directory) }
             let fd = try openCurrentFile(in: directory, path: path)
             defer { close(fd) }
-            let (bytes, cut, size) = try readEnd(fd)
-            switch HistoryStore.recording(entry, in: bytes, cut: cut) {
-            case .append(let line): try append(line, to: fd, at: size)
-            case .replace(let all): try replace(with: all, in: directory)
+            var (bytes, cut, size) = try readEnd(fd)
+            var appended: [UInt8] = []
+            var replaced = false
+            for entry in entries {
+                switch HistoryStore.recording(entry, in: bytes, cut: cut) {
+                case .append(let line):
+                    bytes += line
+                    appended += line
+                case .replace(let all):
+                    (bytes, cut, replaced, appended) = (all, false, true, [])
+                }
             }
+            if replaced { try replace(with: bytes, in: directory) } else { try append(appended, to: fd, at: size) }
         } catch {
             switch error {
             case .refused(let words): warn("the toast is not recorded: \(words)")

@@ -52,7 +52,8 @@ enum NotificationServiceMode {
         }
         let version = String(Documentation.version.dropFirst("xtoast ".count))
         let service = NotificationService(
-            display: display, rules: rules, limits: limits, version: version, forked: forked, record: HistoryFile.record, warn: warn)
+            display: display, rules: rules, limits: limits, version: version, forked: forked, record: { HistoryFile.record($0) }, warn: warn
+        )
         do throws(NotificationService.Ending) {
             return try service.run()
         } catch {

@@ -1,6 +1,7 @@
 import Glibc
 import XToastCore
 import XToastRender
+import XToastService
 import XToastSystem
 import XToastX11
 
@@ -95,6 +96,8 @@ struct XToastCommand {
         if settings.mode == .watch, let display = sources.display { return try Control.watch(display) }
         if settings.mode != .show, let display = sources.display {
             command(settings, display: display)
+            // And the applications' notifications the service holds back, if it runs.
+            if settings.mode == .dismissAll { CenterCall.dismissAll() }
             return ExitStatus.success
         }
 

@@ -738,3 +738,58 @@ extension DispatcherKeptSettingsTests {
         #expect(v.dispatcher.deadline == nil)
     }
 }
+
+extension DispatcherKeptTests {
+    @Test("A stack tag replaces the kept one it names: a volume key's notifications are one, on screen or kept")
+    func aStackTagReplacesAKeptOne() {
+        var v = VirtualService()
+        v.send(.notify(VirtualService.notification(1, tag: "volume", timeout: -1)))
+        v.queued(1)
+        v.end(1)
+        #expect(v.dispatcher.kept[1] != nil)
+        let effects = v.send(.notify(VirtualService.notification(2, tag: "volume", timeout: -1)))
+        #expect(effects.prefix(2) == [.forget(1), .closed(1, .undefined)])
+        #expect(v.dispatcher.kept.isEmpty)
+        v.queued(2)
+        v.end(2)
+        // Its own id's tag names no other.
+        v.keep(3)
+        v.keep(4)
+        #expect(Set(v.dispatcher.kept.keys) == [2, 3, 4])
+    }
+
+    @Test("Shown again, a kept one shows as itself, not as the newest of its application's burst")
+    func reshownAlone() {
+        var v = VirtualService()
+        v.send(.notify(VirtualService.notification(1, timeout: -1, app: "Signal")))
+        v.queued(1)
+        v.end(1)
+        v.send(.notify(VirtualService.notification(2, timeout: 0, app: "Signal")))
+        v.queued(2)
+        v.user(1, .reshow)
+        #expect(v.dispatcher.entries[1]?.notification.toast.group == nil)
+        #expect(v.dispatcher.entries[2] != nil, "the one on screen stays")
+    }
+}
+
+extension DispatcherTests {
+    @Test("--dismiss-all: what waits is closed at once (2), what shows or joins is dismissed and closed by its end")
+    func dismissAll() {
+        var v = VirtualService()
+        v.notify(1)
+        v.queued(1)
+        v.notify(2)
+        v.notify(3)
+        v.notify(4)
+        let on = v.pid(of: 1)!
+        let joining = v.pid(of: 2)!
+        let effects = v.send(.dismissAll)
+        #expect(v.dispatcher.line.isEmpty)
+        #expect(effects.contains(.dismiss(on)) && effects.contains(.dismiss(joining)))
+        #expect(v.closed.map(\.0) == [3, 4] && v.closed.allSatisfy { $0.1 == .dismissed })
+        v.end(1, outcome: ["dismissed"])
+        v.end(2, outcome: [], queued: false, status: 0)
+        #expect(v.closed.map(\.0) == [3, 4, 1, 2] && v.closed.allSatisfy { $0.1 == .dismissed })
+        #expect(v.handed == [1, 2], "nothing more shows")
+    }
+}

@@ -214,7 +214,8 @@ extension OnScreen {
             let config = temporaryPath("-config")
             try FileManager.default.createDirectory(atPath: config + "/xtoast", withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: config) }
-            try "[rule flood]\napp = flood\nfade-in = 0\nfade-out = 0\nduration = 0.3\n".write(
+            // A toast each (not one for the application's burst): the order is what is tested.
+            try "bursts = queued\n[rule flood]\napp = flood\nfade-in = 0\nfade-out = 0\nduration = 0.3\n".write(
                 toFile: config + "/xtoast/config", atomically: true, encoding: .utf8)
             let bus = try PrivateBus(display: display, environment: ["XDG_CONFIG_HOME": config])
             let count = 20
@@ -232,7 +233,12 @@ extension OnScreen {
         /// takes the signal in every phase, so none is lost and nothing waits for a dead one.
         @Test func aFloodDismissedBySignalsShowsWholeInOrder() throws {
             let (display, watcher) = try prepareSharedDisplay()
-            let bus = try PrivateBus(display: display)
+            let config = temporaryPath("-config")
+            try FileManager.default.createDirectory(atPath: config + "/xtoast", withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            // A toast each (not one for the application's burst): the order is what is tested.
+            try "bursts = queued\n".write(toFile: config + "/xtoast/config", atomically: true, encoding: .utf8)
+            let bus = try PrivateBus(display: display, environment: ["XDG_CONFIG_HOME": config])
             let count = 6
             let client = try bus.start(["/usr/bin/python3", "-c", Self.orderClient(count, expiry: 60000)])
             let shown = try watcher.recordShownTags(count: count, timeout: 60, matching: { $0.hasPrefix("fdn-") }) { ticket in

@@ -124,6 +124,9 @@ public struct Dispatcher: Sendable {
         case recalled([Notification], wallTime: Int)
         /// The user's call about notification `id`: answered by `answer`.
         case user(UInt32, UserCall)
+        /// `xtoast --dismiss-all`: every notification on screen or waiting is dismissed (kept
+        /// ones stay kept).
+        case dismissAll
         /// The answer to `startSpare`: the process started (nil: it could not be).
         case spareStarted(Int32?)
         /// The answer to `hand`: whether the command line went into the process whole.
@@ -283,6 +286,8 @@ extension Dispatcher: Machine {
             return recall(notifications, wallTime: wallTime)
         case .user(let id, let call):
             return user(call, id, at: now)
+        case .dismissAll:
+            return dismissAll(at: now)
         case .spareStarted(let pid):
             return spareStarted(pid, at: now)
         case .handed(let id, let whole):
@@ -316,6 +321,12 @@ extension Dispatcher: Machine {
         var effects: [Effect] = []
         if case .serving = phase { phase = .serving(idleSince: nil) }
         let id = notification.id
+        // A stack tag replaces what it names, kept ones too (a volume key's notifications are one).
+        if notification.toast.tag != NotificationToast.tag(id: id) {
+            for (other, keptOne) in kept.sorted(by: { $0.key < $1.key }) where other != id && keptOne.toast.tag == notification.toast.tag {
+                effects += forgetKept(other, .undefined)
+            }
+        }
         if let old = kept.removeValue(forKey: id) {
             // Kept after its toast: the new one takes its place, on screen again.
             effects.append(.forget(id))
@@ -327,7 +338,7 @@ extension Dispatcher: Machine {
                 // Not handed out yet: the new one takes its place in line.
                 entries[id]?.notification = notification
                 entries[id]?.attempts = 0
-                return (old.notification.picture.map { [Effect.removePicture($0)] } ?? []) + handOut(at: now)
+                return effects + (old.notification.picture.map { [Effect.removePicture($0)] } ?? []) + handOut(at: now)
             case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid):
                 // On screen: the same tag replaces it in place; a new tag would leave it up.
                 superseded[pid] = old.notification.picture
@@ -337,8 +348,8 @@ extension Dispatcher: Machine {
         // One of its burst waits: the newest takes its place (one on screen it replaces as it is
         // handed out, `joinShowing`).
         if entries[id] == nil, limits.bursts == .joined, let group = notification.toast.group,
-            let (other, entry) = entries.first(where: {
-                $0.value.notification.toast.group == group && $0.value.asked == .nothing && $0.value.place == .waiting
+            let (other, entry) = first(where: {
+                $0.notification.toast.group == group && $0.asked == .nothing && $0.place == .waiting
             })
         {
             return effects + join(notification, replacing: other, entry, at: now)
@@ -358,6 +369,12 @@ extension Dispatcher: Machine {
         line[line.firstIndex(of: other) ?? 0] = id
         entries[id] = Entry(notification: joined, burst: entry.burst + 1)
         return [.record(HistoryEntry(replaced: entry.notification))] + setAside(other) + bound() + handOut(at: now)
+    }
+
+    /// The alive notification of the lowest id that `matches`: a decision never rests on a
+    /// dictionary's order.
+    private func first(where matches: (Entry) -> Bool) -> (UInt32, Entry)? {
+        entries.filter { matches($0.value) }.min { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// Takes `id` out of the running as if its toast's time were up: kept, or closed (expired).
@@ -406,9 +423,12 @@ extension Dispatcher: Machine {
 
     /// Past the bound of kept notifications the oldest are closed (`expired`).
     private mutating func boundKept() -> [Effect] {
-        guard kept.count > limits.kept else { return [] }
-        let oldest = kept.values.sorted { ($0.time, $0.id) < ($1.time, $1.id) }.prefix(kept.count - limits.kept)
-        return oldest.flatMap { forgetKept($0.id, .expired) }
+        var effects: [Effect] = []
+        // One over, as a rule: the oldest found in one pass, not by sorting thousands.
+        while kept.count > limits.kept, let oldest = kept.values.min(by: { ($0.time, $0.id) < ($1.time, $1.id) }) {
+            effects += forgetKept(oldest.id, .expired)
+        }
+        return effects
     }
 
     /// Ends kept notification `id` for `reason`: out of the store, its signal, its picture.
@@ -426,6 +446,20 @@ extension Dispatcher: Machine {
         return [.keep(entry.notification)] + boundKept()
     }
 
+    /// Everything waiting is closed (dismissed) at once; every toast up or joining is dismissed,
+    /// and closed by its end.
+    private mutating func dismissAll(at now: Double) -> [Effect] {
+        var effects: [Effect] = []
+        for id in line { effects += closeEntry(id, .dismissed) }
+        line = []
+        for (id, entry) in entries.sorted(by: { $0.key < $1.key }) where entry.asked == .nothing {
+            guard let pid = entry.place.pid else { continue }
+            entries[id]?.asked = .dismiss
+            effects.append(.dismiss(pid))
+        }
+        return effects + becameIdle(at: now)
+    }
+
     private mutating func user(_ call: UserCall, _ id: UInt32, at now: Double) -> [Effect] {
         if let notification = kept[id] {
             switch call {
@@ -438,7 +472,10 @@ extension Dispatcher: Machine {
             case .reshow:
                 kept[id] = nil
                 if case .serving = phase { phase = .serving(idleSince: nil) }
-                entries[id] = Entry(notification: notification)
+                // Shown again as itself, not as the newest of a burst.
+                var again = notification
+                again.toast.group = nil
+                entries[id] = Entry(notification: again)
                 line.append(id)
                 return [.forget(id)] + bound() + handOut(at: now) + [.answer(.done)]
             }
@@ -565,8 +602,8 @@ extension Dispatcher: Machine {
     /// one it replaces is kept. Only then, so that it never joins the queue before the other.
     private mutating func joinShowing(_ id: UInt32) -> [Effect] {
         guard limits.bursts == .joined, let entry = entries[id], let group = entry.notification.toast.group,
-            let (other, showing) = entries.first(where: {
-                $0.key != id && $0.value.notification.toast.group == group && $0.value.asked == .nothing && $0.value.place.isRunning
+            let (other, showing) = first(where: {
+                $0.notification.id != id && $0.notification.toast.group == group && $0.asked == .nothing && $0.place.isRunning
             }),
             case .running(let pid) = showing.place
         else { return [] }
