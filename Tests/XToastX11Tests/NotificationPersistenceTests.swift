@@ -208,5 +208,48 @@ extension OnScreen {
             _ = try service.wait()
             try expectOthersStillShow(display, watcher)
         }
+
+        /// More sticky notifications than the service runs toast processes for (32): the rest wait
+        /// in the service, where no X client sees them. `--dismiss-all` reaches them too: every
+        /// one is closed as dismissed (2), and nothing shows after.
+        @Test func dismissAllReachesWhatTheServiceHoldsBack() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let client = try bus.start([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus, dbus.mainloop.glib
+                from gi.repository import GLib
+                dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+                bus = dbus.SessionBus()
+                server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                sent, closed = [], {}
+                loop = GLib.MainLoop()
+                def on_closed(id, reason):
+                    if id in sent:
+                        closed[int(id)] = int(reason)
+                        if len(closed) == len(sent): loop.quit()
+                bus.add_signal_receiver(on_closed, "NotificationClosed", "org.freedesktop.Notifications")
+                # Forty applications: no burst joins another.
+                for n in range(40): sent.append(int(server.Notify("backlog %d" % n, 0, "", "Backlog %d" % n, "", [], {}, 0)))
+                print("sent", flush=True)
+                GLib.timeout_add(40000, loop.quit)
+                loop.run()
+                print(sorted(set(closed.values())), len(closed), flush=True)
+                """,
+            ])
+            try waitUntil("the client sent all", timeout: 20) {
+                ((try? String(contentsOfFile: client.output, encoding: .utf8)) ?? "").hasPrefix("sent")
+            }
+            // The service's own processes are all started: 32 tickets, the rest held back.
+            try waitUntil("32 toasts in the queue", timeout: 30) { watcher.queue().count >= 32 }
+            let dismissed = try XToastProcess.run(
+                ["--dismiss-all"], display: display, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+            #expect(dismissed.status == 0, "\(dismissed.stderr)")
+            #expect(try client.finish(timeout: 45) == "sent\n[2] 40\n")
+            try waitUntil("nothing on screen") { watcher.mappedToasts().isEmpty }
+            try expectOthersStillShow(display, watcher)
+        }
     }
 }
