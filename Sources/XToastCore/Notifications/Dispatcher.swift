@@ -21,7 +21,8 @@
 /// - Bursts: a notification of an application (`NotificationToast.group`) whose toast shows or
 ///   waits takes that toast's place instead of queuing behind it: one toast, "Signal · 4 new",
 ///   with the newest text; the one it replaced is kept (in the store, as if its time were up)
-///   and, if it never showed, recorded in the history. `bursts = .queued` turns it off.
+///   and recorded in the history (one on screen too: its toast's own entry gives way to the
+///   newest's, which has its tag). `bursts = .queued` turns it off.
 /// - Kept (the spec's `persistence`): a notification whose toast's time is up (when the server
 ///   chose the time) or that is `resident` after an action stays, in the store, until the user
 ///   presses or dismisses it, the application closes it, or a bound expires it (`kept`
