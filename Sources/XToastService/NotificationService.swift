@@ -69,7 +69,7 @@ public final class NotificationService {
     let warn: (String) -> Void
     /// Adds entries to the history, oldest first (the command's `HistoryFile`).
     let record: ([HistoryEntry]) -> Void
-    /// Entries to record once the loop is idle: a burst's are written at once, not one file
+    /// Entries to record a second after the first: a burst's are written at once, not one file
     /// read and write per notification while calls wait.
     private var unrecorded: [HistoryEntry] = []
     private var recordingSource: guint = 0
@@ -190,7 +190,8 @@ public final class NotificationService {
         case .record(let entry):
             // The history keeps its newest entries only: no more are held for it.
             unrecorded = Array((unrecorded + [entry]).suffix(HistoryStore.countLimit))
-            if recordingSource == 0 { recordingSource = g_idle_add_full(G_PRIORITY_LOW, onRecord, nil, nil) }
+            // At most once a second: a flood's history is a write or two, not one per lull.
+            if recordingSource == 0 { recordingSource = g_timeout_add_full(G_PRIORITY_LOW, 1000, onRecord, nil, nil) }
         case .answer(let answer):
             answerCall(answer)
         case .removePicture(let path):
@@ -220,7 +221,7 @@ public final class NotificationService {
 
     fileprivate func released() { feed(.released) }
 
-    /// Writes what waits for the history (the loop is idle, or the service ends).
+    /// Writes what waits for the history (a second after the first, or as the service ends).
     fileprivate func recordNow() {
         recordingSource = 0
         let entries = unrecorded

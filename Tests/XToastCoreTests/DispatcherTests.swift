@@ -628,8 +628,11 @@ struct DispatcherBurstTests {
             v.send(.notify(Self.chat(UInt32(id))))
             if v.pid(of: UInt32(id)) != nil { v.queued(UInt32(id)) }
         }
-        // Each newest replaces the toast on screen, by its tag: nothing queues behind it.
-        #expect(v.dispatcher.line.isEmpty)
+        // The toast on screen stays a second (`burstPace`): the burst gathers in one waiting.
+        #expect(v.dispatcher.line == [20] && v.handed == [1])
+        v.advance(to: v.now + 1)
+        // Then the newest replaces the toast on screen, by its tag: nothing queues behind it.
+        #expect(v.dispatcher.line.isEmpty && v.handed == [1, 20])
         #expect(Self.title(v.effects, 20) == "Signal · 20 new")
         #expect(v.dispatcher.entries.count == 1 && v.dispatcher.entries[20]?.notification.toast.tag == tag)
         #expect(Set(v.dispatcher.kept.keys) == Set(1...19))
@@ -644,6 +647,10 @@ struct DispatcherBurstTests {
         #expect(v.handed == [1] && v.dispatcher.line == [20], "the rest joined one waiting toast")
         let tag = v.dispatcher.entries[1]!.notification.toast.tag
         v.queued(1)
+        #expect(v.handed == [1], "its burst's toast stays a second")
+        v.advance(to: v.now + 0.99)
+        #expect(v.handed == [1])
+        v.advance(to: v.now + 0.01)
         #expect(v.handed == [1, 20])
         #expect(Self.title(v.effects, 20) == "Signal · 20 new")
         #expect(v.dispatcher.entries[20]?.notification.toast.tag == tag)

@@ -153,7 +153,8 @@ extension OnScreen {
         /// and in the history.
         @Test func aBurstIsOneToastAndAllOfItIsKept() throws {
             let (display, watcher) = try prepareSharedDisplay()
-            let (bus, config) = try quickBus(display, duration: 0.5)
+            // Longer than the burst's pace (a second), so that the first toast is replaced, not over.
+            let (bus, config) = try quickBus(display, duration: 2)
             defer { try? FileManager.default.removeItem(atPath: config) }
             let state = config + "/state"
             let client = """
@@ -172,9 +173,13 @@ extension OnScreen {
             try waitUntil("the screen is calm") { watcher.mappedToasts().isEmpty }
             let listed = try xtoast(bus, ["--list"]).stdout.split(separator: "\n").filter { $0.hasPrefix("kept") }
             #expect(listed.count == 20)
-            let history = try bus.run(["env", "XDG_STATE_HOME=\(state)", try xtoastBinary(), "--history", "--json"])
-                .split(separator: "\n").map(String.init)
-            #expect(history.count == 20, "\(history)")
+            // The service writes the burst's entries a second after the first (a file another
+            // process writes: nothing to wait on but it); the toasts write their own as they end.
+            let history = try waitForValue("twenty entries in the history", timeout: 15) { () -> [String]? in
+                let lines = try bus.run(["env", "XDG_STATE_HOME=\(state)", try xtoastBinary(), "--history", "--json"])
+                    .split(separator: "\n").map(String.init)
+                return lines.count == 20 ? lines : nil
+            }
             // Each toast that showed was replaced in place by the next of the burst, never left to
             // run its course while the others waited: only the last expired, counting all twenty.
             let shown = history.filter { $0.contains(#""shown":true"#) }

@@ -19,7 +19,8 @@
 /// - Replace: a `Notify` with the id of one waiting takes its place in line; of one on screen,
 ///   it follows it (the same tag replaces it in place; a new tag dismisses it).
 /// - Bursts: a notification of an application (`NotificationToast.group`) whose toast shows or
-///   waits takes that toast's place instead of queuing behind it: one toast, "Signal · 4 new",
+///   waits takes that toast's place instead of queuing behind it (on screen: no sooner than
+///   `burstPace` after it showed; what comes meanwhile gathers in line): one toast, "Signal · 4 new",
 ///   with the newest text; the one it replaced is kept (in the store, as if its time were up)
 ///   and recorded in the history (one on screen too: its toast's own entry gives way to the
 ///   newest's, which has its tag). `bursts = .queued` turns it off.
@@ -60,6 +61,9 @@ public struct Dispatcher: Sendable {
         public var keptAge = 86_400
         /// Whether an application's burst joins one toast, or each notification waits its turn.
         public var bursts = Bursts.joined
+        /// Seconds a burst's toast stays before the newest of its burst replaces it: a flood
+        /// is not a toast process (and a redraw) a notification, and the text stays readable.
+        public var burstPace = 1.0
 
         public init() {}
     }
@@ -185,7 +189,8 @@ public struct Dispatcher: Sendable {
         case joining(pid: Int32, until: Double)
         /// Still not on the server past `joinBound`: the next ones were handed out meanwhile.
         case late(pid: Int32)
-        case running(pid: Int32)
+        /// Its place in the queue on the server since `since`.
+        case running(pid: Int32, since: Double)
     }
 
     /// The service's own phase.
@@ -239,6 +244,9 @@ public struct Dispatcher: Sendable {
     /// one's (but for their pictures).
     private var superseded: [Int32: String?] = [:]
     private var startsFailed = 0
+    /// When the first in line may replace its burst's toast on screen (`burstPace`), while that
+    /// holds it back.
+    private var paced: Double?
 
     public init(limits: Limits = Limits()) { self.limits = limits }
 
@@ -264,6 +272,7 @@ public struct Dispatcher: Sendable {
     public var deadline: Double? {
         var times: [Double] = []
         for entry in entries.values { if case .joining(_, let until) = entry.place { times.append(until) } }
+        if let paced { times.append(paced) }
         if case .serving(let since?) = phase, limits.idleTime.isFinite { times.append(since + limits.idleTime) }
         // Only once nothing is left: with work, its end decides (the linger may be past by then).
         if case .leaving(let until) = phase, isEmpty { times.append(until) }
@@ -297,7 +306,7 @@ extension Dispatcher: Machine {
             guard let id = entries.first(where: { $0.value.place.pid == pid })?.key, entries[id]?.place.isBeforeTheQueue == true else {
                 return []
             }
-            entries[id]?.place = .running(pid: pid)
+            entries[id]?.place = .running(pid: pid, since: now)
             startsFailed = 0
             return handOut(at: now)
         case .ended(let pid, let report, let status):
@@ -340,7 +349,7 @@ extension Dispatcher: Machine {
                 entries[id]?.notification = notification
                 entries[id]?.attempts = 0
                 return effects + (old.notification.picture.map { [Effect.removePicture($0)] } ?? []) + handOut(at: now)
-            case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid):
+            case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid, _):
                 // On screen: the same tag replaces it in place; a new tag would leave it up.
                 superseded[pid] = old.notification.picture
                 if old.notification.toast.tag != notification.toast.tag { effects.append(.dismiss(pid)) }
@@ -362,14 +371,24 @@ extension Dispatcher: Machine {
     }
 
     /// `notification` joins the burst of `other`, which waits: it takes its place in line,
-    /// counting the burst; `other`, never shown, is kept and recorded in the history.
+    /// counting the burst (its toast says so as it is handed out: a flood rewrites no command
+    /// line per notification); `other`, never shown, is kept and recorded in the history.
     private mutating func join(_ notification: Notification, replacing other: UInt32, _ entry: Entry, at now: Double) -> [Effect] {
         let id = notification.id
-        var joined = notification
-        joined.toast = notification.toast.joining(count: entry.burst + 1)
         line[line.firstIndex(of: other) ?? 0] = id
-        entries[id] = Entry(notification: joined, burst: entry.burst + 1)
+        entries[id] = Entry(notification: notification, burst: entry.burst + 1)
         return [.record(HistoryEntry(replaced: entry.notification))] + setAside(other) + bound() + handOut(at: now)
+    }
+
+    /// The toast on screen of `id`'s burst, if any: its notification, process and since when.
+    private func showingOfBurst(_ id: UInt32) -> (id: UInt32, pid: Int32, since: Double)? {
+        guard limits.bursts == .joined, let group = entries[id]?.notification.toast.group,
+            let (other, showing) = first(where: {
+                $0.notification.id != id && $0.notification.toast.group == group && $0.asked == .nothing && $0.place.isRunning
+            }),
+            case .running(let pid, let since) = showing.place
+        else { return nil }
+        return (other, pid, since)
     }
 
     /// The alive notification of the lowest id that `matches`: a decision never rests on a
@@ -402,7 +421,7 @@ extension Dispatcher: Machine {
         case .waiting:
             line.removeAll { $0 == id }
             return closeEntry(id, .closedByCall) + becameIdle(at: now)
-        case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid):
+        case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid, _):
             // Its process says how it ended; dismissed by this call, it is closed by it.
             entries[id]?.asked = .close
             return [.dismiss(pid)]
@@ -583,7 +602,13 @@ extension Dispatcher: Machine {
 
     /// Hands the next waiting notification to the spare, one at a time into the queue.
     private mutating func handOut(at now: Double) -> [Effect] {
+        paced = nil
         guard !joining, busy < limits.running, let id = line.first, let entry = entries[id] else { return prepareSpare() }
+        if let until = showingOfBurst(id).map({ $0.since + limits.burstPace }), now < until {
+            // Its burst's toast showed only now: the burst gathers in line meanwhile.
+            paced = until
+            return prepareSpare()
+        }
         if startsFailed >= limits.failedStarts {
             // Processes cannot start: what waits is closed, not kept for ever.
             line.removeFirst()
@@ -602,12 +627,13 @@ extension Dispatcher: Machine {
     /// the queue taken), it replaces that toast in place, by its tag, counting the burst; the
     /// one it replaces is kept. Only then, so that it never joins the queue before the other.
     private mutating func joinShowing(_ id: UInt32) -> [Effect] {
-        guard limits.bursts == .joined, let entry = entries[id], let group = entry.notification.toast.group,
-            let (other, showing) = first(where: {
-                $0.notification.id != id && $0.notification.toast.group == group && $0.asked == .nothing && $0.place.isRunning
-            }),
-            case .running(let pid) = showing.place
-        else { return [] }
+        guard let entry = entries[id], let (other, pid, _) = showingOfBurst(id), let showing = entries[other] else {
+            // Alone on screen, counting the burst that joined it while it waited.
+            if let entry = entries[id], entry.burst > 1 {
+                entries[id]?.notification.toast = entry.notification.toast.joining(count: entry.burst)
+            }
+            return []
+        }
         let burst = entry.burst + showing.burst
         entries[id]?.notification.toast = entry.notification.toast.joining(count: burst, tag: showing.notification.toast.tag)
         entries[id]?.burst = burst
@@ -693,7 +719,7 @@ extension Dispatcher.Place {
     var pid: Int32? {
         switch self {
         case .waiting: nil
-        case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid): pid
+        case .handing(let pid), .joining(let pid, _), .late(let pid), .running(let pid, _): pid
         }
     }
 }

@@ -189,7 +189,10 @@ extension HistoryEntry {
         let hasBody = !toast.body.allSatisfy(\.isWhitespace)
         self.init(
             time: notification.time, ending: "replaced", shown: shown,
-            text: hasBody ? toast.body : NotificationMarkup.escape(toast.summary.isEmpty ? toast.app : toast.summary))
+            // The history keeps this much of a text: no more is held for it.
+            text: String(
+                (hasBody ? toast.body : NotificationMarkup.escape(toast.summary.isEmpty ? toast.app : toast.summary))
+                    .prefix(HistoryStore.textLimit)))
         title = hasBody && !toast.summary.isEmpty ? NotificationMarkup.escape(toast.summary) : nil
         markup = true
         buttons = toast.labels
