@@ -137,9 +137,15 @@ extension OnScreen {
             try waitUntil("the service says the bus went", timeout: 10) {
                 ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("xtoast: the session bus closed the connection")
             }
+            let toast = try #require(watcher.pid(window))
             #expect(try XToastProcess.run(["--dismiss-all"], display: server.name).status == 0)
             try watcher.waitForDestroy(window)
-            Thread.sleep(forTimeInterval: 0.5)
+            // Not our child: its end sends us nothing to wait on. What it prints comes before it.
+            // (Ended is gone, or a zombie nobody reaps once its parent, the service, has gone.)
+            try waitUntil("the toast process ends") {
+                let stat = (try? String(contentsOfFile: "/proc/\(toast)/stat", encoding: .utf8)) ?? ""
+                return kill(toast, 0) != 0 || stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+            }
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             #expect(!text.contains("broken pipe"), "\(text)")
             try? FileManager.default.removeItem(atPath: folder)
