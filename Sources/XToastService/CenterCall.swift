@@ -56,6 +56,30 @@ public enum CenterCall {
         throw Failure(message: failure(of: error))
     }
 
+    /// The centre's Delete and "Clear all": notifications `ids` dismissed, the service started
+    /// for it if it is gone (what it kept is closed with `NotificationClosed`, as `Dismiss` does).
+    public static func dismiss(_ ids: [UInt32]) throws(Failure) {
+        guard !ids.isEmpty else { return }
+        guard hasSessionBus else { throw Failure(message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set") }
+        var error: UnsafeMutablePointer<GError>?
+        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            throw Failure(message: "cannot connect to the session bus: \(message(of: error))")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        let numbers = ids.withUnsafeBufferPointer {
+            g_variant_new_fixed_array(xtoast_variant_type("u"), $0.baseAddress, gsize($0.count), gsize(MemoryLayout<UInt32>.size))
+        }
+        var values: [OpaquePointer?] = [numbers]
+        let reply = g_dbus_connection_call_sync(
+            connection, NotificationService.busName, NotificationService.objectPath, NotificationService.centerInterface,
+            "DismissMany", g_variant_new_tuple(&values, 1), nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, &error)
+        if let reply {
+            g_variant_unref(reply)
+            return
+        }
+        throw Failure(message: failure(of: error))
+    }
+
     /// `xtoast --dismiss-all`: the notifications the service holds back (past its bound of toast
     /// processes, or not yet handed out) are dismissed too. Only a service that runs is asked
     /// (none is started for it); no bus or no service is nothing to do.

@@ -68,7 +68,7 @@ public struct KeptStore: Sendable {
 
     /// Writes the file `name` of the store whole: under a temporary name (a dot's, which no
     /// reader takes for a notification), then renamed into place.
-    private func replace(_ name: String, with bytes: [UInt8]) throws(SystemFailure) {
+    func replace(_ name: String, with bytes: [UInt8]) throws(SystemFailure) {
         try prepare()
         let path = "\(folder)/\(name)"
         let temporary = "\(folder)/.\(name)-\(getpid())"

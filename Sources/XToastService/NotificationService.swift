@@ -365,7 +365,8 @@ public final class NotificationService {
     }
 
     /// `org.xtoast.Center`: `Press(u id, s label, u time)` (an empty label: the default action;
-    /// time 0: none known), `Dismiss(u id)`, `Reshow(u id)`, `DismissAll()`.
+    /// time 0: none known), `Dismiss(u id)`, `Reshow(u id)`, `DismissAll()`, and the centre's
+    /// `DismissMany(au ids)`.
     private func userCall(_ method: String, _ parameters: OpaquePointer?, _ invocation: OpaquePointer?) {
         if method == "DismissAll" {
             reply(invocation, [])
@@ -373,6 +374,16 @@ public final class NotificationService {
             return
         }
         guard let parameters else { return }
+        if method == "DismissMany" {
+            // The centre's Delete and "Clear all": answered at once, each id dismissed as Dismiss
+            // would, none of them an error (another may have closed it meanwhile).
+            reply(invocation, [])
+            for id in VariantReading.uint32s(parameters, at: 0, limit: KeptNotifications.fileCountLimit) {
+                recallIfKept(id)
+                feed(.user(id, .dismiss))
+            }
+            return
+        }
         let id = VariantReading.uint32(parameters, at: 0)
         let call: Dispatcher.UserCall
         switch method {
@@ -499,6 +510,7 @@ public final class NotificationService {
             <method name="Dismiss"><arg type="u" direction="in"/></method>
             <method name="Reshow"><arg type="u" direction="in"/></method>
             <method name="DismissAll"/>
+            <method name="DismissMany"><arg type="au" direction="in"/></method>
           </interface>
         </node>
         """

@@ -166,7 +166,7 @@ extension XDisplay {
     static let desktopLimit = 64
 
     /// The screen's size in pixels, as the server said when the connection opened.
-    var screenSize: Size { Size(width: Int(XDisplayWidth(pointer, screen)), height: Int(XDisplayHeight(pointer, screen))) }
+    public var screenSize: Size { Size(width: Int(XDisplayWidth(pointer, screen)), height: Int(XDisplayHeight(pointer, screen))) }
 
     /// Asks for the root's client list, work area, current desktop and children without
     /// waiting: the answers come back with the monitors', in the same round trip.

@@ -126,6 +126,8 @@ public final class XDisplay {
         case fullscreen
         /// The queue's lists and the pause, for a status bar (`StatusWatch`).
         case status
+        /// The pause, for the centre's switch (`CenterWindow`).
+        case center
     }
 
     /// Sets what `listener` wants of the root's events (0: nothing) and asks for the union,

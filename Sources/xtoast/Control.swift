@@ -75,6 +75,7 @@ extension Control {
         case .history where !words.isEmpty: throw OptionError("--history takes no words")
         case .list where !words.isEmpty: throw OptionError("--list takes no words")
         case .watch where !words.isEmpty: throw OptionError("--watch takes no words")
+        case .center where !words.isEmpty: throw OptionError("--center takes no words")
         case .reshow: _ = try reshowIndex(words)
         default: break
         }
@@ -94,7 +95,9 @@ extension Control {
         let shown = session.shownAt != nil
         guard HistoryEntry.isKept(outcome, shown: shown) else { return }
         let time = Int(session.shownAt ?? Clock.wall())
-        HistoryFile.record(HistoryEntry(content: session.content, settings: settings, outcome: outcome, shown: shown, time: time))
+        var entry = HistoryEntry(content: session.content, settings: settings, outcome: outcome, shown: shown, time: time)
+        if case .notificationService = Caller.current { entry.notification = true }
+        HistoryFile.record(entry)
     }
 
     /// `--history`: newest first, one line each, or JSON Lines.

@@ -54,7 +54,7 @@ struct XToastCommand {
                 }
                 if request.mode == .resume && !parsed.words.isEmpty { throw OptionError("--resume takes no words") }
                 pauseLength = try Pause.length(words: parsed.words)
-            case .press, .history, .reshow, .list, .watch:
+            case .press, .history, .reshow, .list, .watch, .center:
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
                 try Control.check(request.mode, words: parsed.words)
             case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
@@ -94,6 +94,9 @@ struct XToastCommand {
         if settings.mode == .press, let display = sources.display { return try Control.press(parsed.words, display: display) }
         if settings.mode == .list, let display = sources.display { return Control.list(display, json: settings.json) }
         if settings.mode == .watch, let display = sources.display { return try Control.watch(display) }
+        if settings.mode == .center, let display = sources.display {
+            return try CenterMode.run(settings, display: display, iconTheme: sources.iconTheme)
+        }
         if settings.mode != .show, let display = sources.display {
             command(settings, display: display)
             // And the applications' notifications the service holds back, if it runs.
@@ -122,7 +125,7 @@ struct XToastCommand {
         case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
         case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press, .history, .reshow,
-            .list, .watch:
+            .list, .watch, .center:
             nil
         }
     }

@@ -79,6 +79,8 @@ public struct Configuration: Sendable {
         case list
         /// `--watch`: a JSON line at the start and at each change of what a status bar shows.
         case watch
+        /// `--center`: the notification centre's window, or closing the one open.
+        case center
     }
 
     public enum Shell: String, CaseIterable, Sendable {

@@ -364,6 +364,11 @@ public enum OptionTable {
                 "For status bars: print a JSON line now and another each time it changes, without polling, until the reader goes: count and unread (applications' notifications kept after their toasts, and those not read yet), paused and until (xtoast --pause), showing and waiting (toasts)."
         ) { config, _ throws(OptionError) in try setMode(&config, .watch) },
         OptionDefinition(
+            "center", scope: .invocation,
+            help:
+                "Open the notification centre, or close it if it is open (bind it to one key): applications' notifications kept after their toasts, grouped by application, newest first, with their buttons, and the toasts scripts showed. Up, Down, Page Up/Down, Home, End (or j, k) choose; Enter or a click acts, Tab chooses a button; Delete dismisses an entry or a group, Shift+Delete everything; d switches do not disturb (--pause); Escape, q or a click outside closes it. Opening it marks what it lists read."
+        ) { config, _ throws(OptionError) in try setMode(&config, .center) },
+        OptionDefinition(
             "history", scope: .invocation,
             help:
                 "Print the toasts that showed, newest first, one a line: when, how it ended, [tag], title and text (the last \(HistoryStore.countLimit), kept in $XDG_STATE_HOME/xtoast/history); then exit."
@@ -531,7 +536,7 @@ public enum OptionTable {
     }
 
     /// The commands of the control surface (#21): each is one call's whole job.
-    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow, .list, .watch]
+    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow, .list, .watch, .center]
 
     static func setMode(_ config: inout Configuration, _ mode: Configuration.Mode) throws(OptionError) {
         let exclusive: [Configuration.Mode] = [.dismiss, .dismissAll, .cancelScheduled]
@@ -551,7 +556,7 @@ public enum OptionTable {
             && mode != .help && mode != .version
         {
             throw OptionError(
-                "--press, --list, --watch, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config"
+                "--press, --list, --watch, --center, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config"
             )
         }
         config.mode = mode

@@ -19,6 +19,9 @@ public struct HistoryEntry: Equatable, Sendable {
     public var buttons: [String] = []
     public var action = false
     public var preset: String?
+    /// Whether an application's notification showed it (the notification service's toast, or
+    /// one of a burst): the centre lists those from the store of kept notifications instead.
+    public var notification = false
 
     public init(time: Int, ending: String, shown: Bool, text: String) {
         self.time = time
@@ -142,6 +145,7 @@ public enum HistoryStore {
         fields += entry.buttons.map { "button=\(escape($0))" }
         if entry.action { fields.append("action=1") }
         if let preset = entry.preset { fields.append("preset=\(escape(preset))") }
+        if entry.notification { fields.append("n=1") }
         fields.append("text=\(escape(entry.text))")
         return fields.joined(separator: "\t")
     }
@@ -178,6 +182,7 @@ public enum HistoryStore {
         entry.buttons = buttons
         entry.action = values["action"] == "1"
         entry.preset = values["preset"]
+        entry.notification = values["n"] == "1"
         return entry
     }
 

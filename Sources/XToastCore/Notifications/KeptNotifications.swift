@@ -197,5 +197,6 @@ extension HistoryEntry {
         markup = true
         buttons = toast.labels
         action = toast.hasDefaultAction
+        self.notification = true
     }
 }

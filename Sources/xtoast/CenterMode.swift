@@ -1,0 +1,148 @@
+import Glibc
+import XToastCore
+import XToastRender
+import XToastService
+import XToastSystem
+import XToastX11
+
+/// `--center`: the interpreter of `Center`. It reads the stores, opens the window, and then
+/// only waits (`poll` on the X connection, the store's folder and a minute's timer for the
+/// ages), hands what came to the centre and carries out what it answers. Acting on an
+/// application's notification goes through the notification service (`CenterCall`), which the
+/// bus starts if it is gone: the centre works whether or not it runs.
+enum CenterMode {
+    static func run(_ settings: Configuration, display: XDisplay, iconTheme: String?) throws(CommandError) -> Int32 {
+        // One key opens it and closes it.
+        if CenterWindow.closeOpenOne(on: display) { return ExitStatus.success }
+        let store = KeptStore()
+        let folder: FolderWatch
+        let timer: WallTimer
+        do throws(SystemFailure) {
+            // Watched before the store is read: nothing written meanwhile is missed.
+            folder = try FolderWatch(store.folder, ancestors: 2)
+            timer = try WallTimer()
+        } catch {
+            throw .failure(error.description)
+        }
+        let monitors = display.monitors(named: false)
+        let area =
+            ((try? MonitorChoice.pointer.select(from: monitors, pointer: display.pointerPosition(), focus: nil)) ?? []).first?.workArea
+            ?? Rect(x: 0, y: 0, width: display.screenSize.width, height: display.screenSize.height)
+        let scale = settings.scale ?? HiDPI.scale(resources: display.resourceString)
+        let size = CenterPainter.size(in: area, scale: scale)
+        let painter = CenterPainter(style: settings.style, scale: scale, size: size, iconTheme: iconTheme)
+        // What was unread as it opened stays marked so while it is open (and what comes).
+        let readUpTo = store.readUpTo()
+        let (entries, ids) = read(store, readUpTo: readUpTo)
+        var center = Center(entries: entries, metrics: painter.metrics, paused: display.pause(now: Clock.wall()) != nil)
+        let window: CenterWindow
+        do throws(X11Error) {
+            window = try CenterWindow(display: display, painter: painter, origin: CenterPainter.origin(in: area, size: size, scale: scale))
+        } catch {
+            throw .failure(error.description)
+        }
+        guard window.open() else { throw .failure("cannot take the keyboard: another program holds it") }
+        window.draw(center, now: Int(Clock.wall()))
+        markRead(ids, in: store)
+        let interpreter = Interpreter(window: window, store: store)
+        while true {
+            var draw = false
+            for input in window.takeInputs(center) {
+                switch input {
+                case .expose: draw = true
+                case .closeAsked: return ExitStatus.success
+                case .pauseChanged:
+                    for effect in center.handle(.paused(display.pause(now: Clock.wall()) != nil)) {
+                        draw = interpreter.carryOut(effect, center: center) || draw
+                    }
+                case .center(let event):
+                    for effect in center.handle(event) { draw = interpreter.carryOut(effect, center: center) || draw }
+                }
+                if center.isClosed { return ExitStatus.success }
+            }
+            if draw { window.draw(center, now: Int(Clock.wall())) }
+            guard !window.hasInputs else { continue }
+            // The ages change by the minute.
+            timer.arm(at: (Clock.wall() / 60).rounded(.down) * 60 + 60)
+            let ready: [Int16]
+            do throws(Errno) {
+                ready = try display.idle { () throws(Errno) in
+                    try Descriptor.waitForAny([
+                        (display.fileDescriptor, Int16(POLLIN)), (folder.descriptor, Int16(POLLIN)), (timer.descriptor, Int16(POLLIN)),
+                    ])
+                }
+            } catch {
+                throw .failure("cannot wait for events: \(error)")
+            }
+            if ready[2] != 0 {
+                timer.acknowledge()
+                window.draw(center, now: Int(Clock.wall()))
+            }
+            if ready[1] != 0 && folder.changed() {
+                let (entries, ids) = read(store, readUpTo: readUpTo)
+                if !center.handle(.reloaded(entries)).isEmpty { window.draw(center, now: Int(Clock.wall())) }
+                // Seen as they come, while the centre is open.
+                markRead(ids, in: store)
+            }
+        }
+    }
+
+    /// What the centre lists now, and the kept notifications' ids.
+    private static func read(_ store: KeptStore, readUpTo: UInt32) -> ([CenterEntry], [UInt32]) {
+        let kept = store.all()
+        let history = (try? HistoryFile.read()).map(HistoryStore.newestFirst) ?? []
+        let entries = CenterEntry.entries(kept: kept, history: history, dismissed: store.dismissedToasts(), readUpTo: readUpTo)
+        return (entries, kept.map(\.id))
+    }
+
+    /// The centre showed `ids`: `--watch`'s unread count goes down.
+    private static func markRead(_ ids: [UInt32], in store: KeptStore) {
+        guard let id = KeptNotifications.readMarker(after: ids, marker: store.readUpTo()) else { return }
+        do throws(SystemFailure) { try store.markRead(upTo: id) } catch { warn("cannot mark the kept notifications read: \(error)") }
+    }
+
+    /// Carries out the centre's effects.
+    private struct Interpreter {
+        let window: CenterWindow
+        let store: KeptStore
+
+        /// Carries out `effect`; whether the window must be drawn again.
+        func carryOut(_ effect: Center.Effect, center: Center) -> Bool {
+            switch effect {
+            case .redraw: return true
+            case .close: window.close()
+            case .setPause(let on): window.display.setPause(on ? Pause(end: nil) : nil)
+            case .press(let id, let label):
+                // Out of the way first: the application's window may take the focus.
+                window.close()
+                do throws(CenterCall.Failure) {
+                    try CenterCall.send(.press(label: label, clickTime: window.lastEventTime), id: id)
+                } catch {
+                    warn(error.message)
+                }
+            case .dismiss(let sources):
+                dismiss(sources)
+            }
+            return false
+        }
+
+        private func dismiss(_ sources: [CenterEntry.Source]) {
+            var ids: [UInt32] = []
+            var keys: [String] = []
+            for source in sources {
+                switch source {
+                case .notification(let id): ids.append(id)
+                case .toast(let key): keys.append(key)
+                }
+            }
+            do throws(CenterCall.Failure) { try CenterCall.dismiss(ids) } catch { warn(error.message) }
+            guard !keys.isEmpty else { return }
+            let history = (try? HistoryFile.read()).map(HistoryStore.newestFirst) ?? []
+            do throws(SystemFailure) {
+                try store.dismissToasts(keys, current: Set(history.map(CenterEntry.key(of:))))
+            } catch {
+                warn("cannot dismiss the toasts from the centre: \(error)")
+            }
+        }
+    }
+}
