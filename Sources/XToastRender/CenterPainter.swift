@@ -88,8 +88,10 @@ public final class CenterPainter {
         let padding = px(look.padding)
         let line = px(look.headerHeight) / 2
         let unread = center.unread
+        // All the width "Clear all" leaves.
         let title = text(
-            unread == 0 ? look.title : "\(look.title) · \(unread) new", width: size.width / 2, bold: true, alignment: PANGO_ALIGN_LEFT)
+            unread == 0 ? look.title : "\(look.title) · \(unread) new", width: size.width - 3 * padding - px(look.clearAllWidth),
+            bold: true, alignment: PANGO_ALIGN_LEFT)
         title.draw(into: cr, at: Point(x: padding, y: (line - title.size.height) / 2 + padding / 2))
         if center.count > 0, let clear = clearAllRect { drawButton(look.clearAllText, in: clear, chosen: false, into: cr) }
         let label = text(look.pauseText, width: size.width / 2, faint: false, alignment: PANGO_ALIGN_LEFT)
@@ -97,18 +99,19 @@ public final class CenterPainter {
         drawSwitch(on: center.paused, in: switchRect, into: cr)
     }
 
-    /// A switch: a pill, filled with the accent when on, its knob at the end it is at.
+    /// A switch: a pill, the foreground's when on with a knob of the background's at its right;
+    /// faint when off, the knob the foreground's at its left.
     private func drawSwitch(on: Bool, in rect: Rect, into cr: OpaquePointer) {
         let radius = Double(rect.height) / 2
         RoundedRect.addPath(
             at: Double(rect.x), Double(rect.y), to: cr, width: Double(rect.width), height: Double(rect.height), radius: radius)
-        (on ? style.progressColor : faint(look.switchTrackOpacity)).setSource(on: cr)
+        (on ? style.foreground : faint(look.switchTrackOpacity)).setSource(on: cr)
         cairo_fill(cr)
         let knob = Double(rect.height) - 4 * scale
         let x = on ? Double(rect.x + rect.width) - 2 * scale - knob : Double(rect.x) + 2 * scale
         cairo_new_sub_path(cr)
         cairo_arc(cr, x + knob / 2, Double(rect.y) + Double(rect.height) / 2, knob / 2, 0, 2 * Double.pi)
-        style.foreground.setSource(on: cr)
+        (on ? style.background.opaque : style.foreground).setSource(on: cr)
         cairo_fill(cr)
     }
 

@@ -1,0 +1,164 @@
+import CX11
+import Foundation
+import Testing
+import XToastCore
+
+/// The notification centre (`xtoast --center`, issue #29) on the shared display under picom,
+/// with a private bus whose service the bus activates from its package file: it lists what was
+/// kept, its keys reach the application through the service (started again for the call), one
+/// `--center` closes another, and ten thousand entries open and answer the keyboard.
+extension OnScreen {
+    @Suite(.serialized) struct NotificationCenter {
+        /// A client that sends one notification with the server's time and prints its id, then
+        /// every ActionInvoked and NotificationClosed for it, until one closes it.
+        static let client = """
+            import dbus, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.SessionBus()
+            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                    "org.freedesktop.Notifications")
+            mine = []
+            loop = GLib.MainLoop()
+            def action(id, key):
+                if id in mine: print("action", key, flush=True)
+            def closed(id, reason):
+                if id in mine:
+                    print("closed", reason, flush=True)
+                    loop.quit()
+            bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
+            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
+            mine.append(server.Notify("keeper", 0, "", "Build finished", "all green", ["default", "", "open", "Open"], {}, -1))
+            print("id", mine[0], flush=True)
+            GLib.timeout_add(60000, loop.quit)
+            loop.run()
+            """
+
+        /// A bus whose notifications' toasts last 0.3 s, its history the test's own.
+        private func quickBus(_ display: String) throws -> (PrivateBus, String) {
+            let config = temporaryPath("-config")
+            try FileManager.default.createDirectory(atPath: config + "/xtoast", withIntermediateDirectories: true)
+            try "[rule keeper]\napp = keeper\nduration = 0.3\nfade-in = 0\nfade-out = 0\n".write(
+                toFile: config + "/xtoast/config", atomically: true, encoding: .utf8)
+            return (
+                try PrivateBus(display: display, environment: ["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": config + "/state"]), config
+            )
+        }
+
+        /// The client's notification, once its toast is over and it is kept.
+        private func kept(_ bus: PrivateBus, _ watcher: XWatcher) throws -> PrivateBus.Client {
+            let client = try bus.start(["/usr/bin/python3", "-c", Self.client])
+            let toast = try #require(try watcher.waitForToasts().first)
+            _ = try watcher.waitForDestroy(toast)
+            // A file the service writes: nothing to wait on but it.
+            try waitUntil("the notification kept") {
+                ((try? FileManager.default.contentsOfDirectory(atPath: bus.folder + "/xtoast/kept")) ?? []).contains {
+                    $0.first?.isNumber == true
+                }
+            }
+            return client
+        }
+
+        /// Opens the centre on the right monitor; the process and its window once its first
+        /// frame is out (`_XTOAST_SHOWN` on it, as a toast's ticket says).
+        /// Its history is the bus's own (the shared display's holds the other tests' toasts, which
+        /// the centre would list too).
+        private func openCenter(_ bus: PrivateBus, _ display: String, _ watcher: XWatcher) throws -> (PrivateBus.Client, Window) {
+            try movePointer(to: rightMonitor.x + 500, 500, display: display)
+            let center = try bus.start(["env", "DISPLAY=\(display)", "XDG_STATE_HOME=\(bus.folder)/state", try xtoastBinary(), "--center"])
+            let window = try waitForValue("the centre's first frame", timeout: 20) { () -> Window? in
+                watcher.stackingOrder().first {
+                    watcher.classHint($0)?.name == "xtoast-center"
+                        && watcher.longs($0, "_NET_WM_PID", type: Atom(XA_CARDINAL)) == [UInt(center.child.pid)]
+                        && !watcher.longs($0, "_XTOAST_SHOWN", type: Atom(XA_CARDINAL)).isEmpty
+                }
+            }
+            return (center, window)
+        }
+
+        private func key(_ keys: String..., display: String) throws { try runTool("xdotool", ["key"] + keys, display: display) }
+
+        /// Tab chooses the kept notification's button, Enter presses it: the client, still
+        /// waiting, hears the action (the service that kept it had gone; the bus started one for
+        /// the call), then its close; the centre has closed. It was drawn at the right edge of
+        /// the pointer's monitor, in the toasts' colours, over the desktop's.
+        @Test func aButtonPressedInTheCentreReachesTheApplication() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let (bus, config) = try quickBus(display)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let client = try kept(bus, watcher)
+            let (center, window) = try openCenter(bus, display, watcher)
+            let frame = try #require(watcher.geometry(window))
+            #expect(frame.x + frame.width <= rightMonitor.x + rightMonitor.width && frame.x > rightMonitor.x + rightMonitor.width / 2)
+            // Inside it, not the desktop's colour; beside it, the desktop's.
+            try waitUntil("the compositor shows the centre") {
+                let shot = try Screenshot(display: display)
+                let inside = shot.pixel(frame.x + frame.width / 2, frame.y + frame.height - 40)
+                let beside = shot.pixel(frame.x - 20, frame.y + 40)
+                return inside != backgroundColour && beside == backgroundColour
+            }
+            try key("Tab", "Return", display: display)
+            #expect(try center.result(timeout: 20).status == 0)
+            let output = try client.finish(timeout: 20)
+            #expect(output.hasSuffix("\naction open\nclosed 2\n"), "\(output)")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// Delete dismisses the entry: the client hears it closed as dismissed (2). A second
+        /// `--center` closes the open one, and both end with status 0.
+        @Test func deleteDismissesAndASecondCenterClosesTheFirst() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let (bus, config) = try quickBus(display)
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let client = try kept(bus, watcher)
+            let (center, _) = try openCenter(bus, display, watcher)
+            try key("Delete", display: display)
+            let output = try? client.finish(timeout: 20)
+            if output == nil {
+                try key("Escape", display: display)
+                Issue.record("the client heard no close; the centre said: \(String(describing: try? center.result(timeout: 5)))")
+            }
+            #expect(output?.hasSuffix("\nclosed 2\n") == true, "\(String(describing: output))")
+            let second = try bus.start(["env", "DISPLAY=\(display)", try xtoastBinary(), "--center"]).result(timeout: 20)
+            #expect(second.status == 0 && second.stderr.isEmpty, "\(second)")
+            let first = try center.result(timeout: 20)
+            #expect(first.status == 0 && first.stderr.isEmpty, "\(first)")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// Ten thousand kept notifications, and hostile files among them (garbage, a huge one, a
+        /// command line that runs something): it opens, End and Escape answer, and a click
+        /// outside would have closed it too.
+        @Test func tenThousandEntriesOpenAndAnswerTheKeyboard() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let folder = bus.folder + "/xtoast/kept"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for id in 1...10_000 {
+                var request = NotificationRequest()
+                (request.appName, request.summary, request.body) = ("App \(id % 50)", "Message \(id)", "Body of \(id)")
+                let toast = NotificationToast(id: UInt32(id), request: request, icon: nil)
+                let bytes = KeptNotifications.encode(Dispatcher.Notification(id: UInt32(id), toast: toast, time: 1_800_000_000 + id))
+                FileManager.default.createFile(atPath: "\(folder)/\(id)", contents: Data(bytes))
+            }
+            FileManager.default.createFile(atPath: "\(folder)/10001", contents: Data(repeating: 0x41, count: 4 << 20))
+            FileManager.default.createFile(atPath: "\(folder)/10002", contents: Data("id=10002\tt=1\targ=--run\targ=--\targ=rm\n".utf8))
+            FileManager.default.createFile(atPath: "\(folder)/10003", contents: Data([0xff, 0xfe, 0x00, 0x0a]))
+            let (center, _) = try openCenter(bus, display, watcher)
+            try key("End", "Escape", display: display)
+            let ended = try center.result(timeout: 20)
+            #expect(ended.status == 0 && ended.stderr.isEmpty, "\(ended)")
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// A click outside closes it, as a menu's would.
+        @Test func aClickOutsideClosesIt() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let (center, _) = try openCenter(bus, display, watcher)
+            try runTool("xdotool", ["mousemove", String(rightMonitor.x + 100), "600", "click", "1"], display: display)
+            #expect(try center.result(timeout: 20).status == 0)
+            try expectOthersStillShow(display, watcher)
+        }
+    }
+}
