@@ -346,6 +346,61 @@ struct DispatcherTests {
     }
 }
 
+@Suite("Dispatcher: what rules keep off the screen (popup = false, drop = true)")
+struct DispatcherArrivalTests {
+    static func arriving(_ id: UInt32, _ arrival: NotificationRule.Arrival, picture: String? = nil) -> Dispatcher.Notification {
+        var notification = VirtualService.notification(id, timeout: -1, time: 50, picture: picture, app: "backup")
+        notification.toast.arrival = arrival
+        return notification
+    }
+
+    @Test("popup = false: kept at once and recorded, never handed to a process; the service stays idle")
+    func quietIsKeptUnseen() {
+        var v = VirtualService()
+        let effects = v.send(.notify(Self.arriving(1, .quiet)))
+        #expect(effects.contains { if case .keep(let kept) = $0 { kept.id == 1 } else { false } })
+        #expect(effects.contains { if case .record(let entry) = $0 { entry.ending == "quiet" && !entry.shown } else { false } })
+        #expect(v.handed.isEmpty && v.closed.isEmpty)
+        #expect(v.dispatcher.kept[1] != nil && v.dispatcher.isEmpty)
+        // Its button still reaches the application from the centre.
+        v.advance(to: 30)
+        #expect(v.effects.contains(.releaseName))
+    }
+
+    @Test("drop = true: closed as dismissed at once, nothing kept or shown, its picture removed")
+    func droppedIsClosed() {
+        var v = VirtualService()
+        let effects = v.send(.notify(Self.arriving(1, .dropped, picture: "/p")))
+        #expect(v.closed.map(\.0) == [1] && v.closed.first?.1 == .dismissed)
+        #expect(effects.contains(.removePicture("/p")))
+        #expect(v.handed.isEmpty && v.dispatcher.kept.isEmpty)
+        #expect(!effects.contains { if case .record = $0 { true } else { false } })
+    }
+
+    @Test("popup = false with nothing kept (keep-notifications = 0): in the history, closed as expired")
+    func quietWithNothingKept() {
+        var limits = Dispatcher.Limits()
+        limits.kept = 0
+        var v = VirtualService(limits: limits)
+        let effects = v.send(.notify(Self.arriving(1, .quiet)))
+        #expect(effects.contains { if case .record = $0 { true } else { false } })
+        #expect(v.closed.map(\.1) == [.expired] && v.dispatcher.kept.isEmpty)
+    }
+
+    @Test("A quiet one's press still reaches its application")
+    func quietOnesActionsWork() {
+        var v = VirtualService()
+        var notification = Self.arriving(1, .quiet)
+        notification = Dispatcher.Notification(
+            id: 1, toast: VirtualService.notification(1, timeout: -1, actions: ["default", "", "open", "Open"], app: "backup").toast,
+            time: 50)
+        notification.toast.arrival = .quiet
+        v.send(.notify(notification))
+        let effects = v.user(1, .press(label: "Open", clickTime: nil))
+        #expect(effects.contains(.invoke(1, action: "open", clickTime: nil)))
+    }
+}
+
 @Suite("Dispatcher: notifications kept after their toasts (persistence)")
 struct DispatcherKeptTests {
     @Test("Its toast's time up (the server's time): kept, not closed; it holds no process and keeps no service running")

@@ -383,6 +383,50 @@ struct NotificationRuleTests {
         #expect(other.arguments == NotificationTests.start + ["--", "Summary"])
     }
 
+    @Test(arguments: [
+        ("*backup*", "Nightly Backup done", true), ("*backup*", "back up", false), ("build ?", "build 7", true),
+        ("build ?", "build 17", false), ("*", "", true), ("a*b*c", "aXbYc", true), ("a*b*c", "aXbY", false),
+        ("*a*a*a*a*a*b", String(repeating: "a", count: 4000), false),
+    ])
+    func summariesMatchGlobs(glob: String, summary: String, expected: Bool) {
+        let rule = NotificationRule(name: "x", matches: ["summary": glob])
+        var request = NotificationRequest()
+        request.summary = summary
+        #expect(rule.matches(request, urgency: "normal") == expected)
+    }
+
+    @Test func aBodyMatchesAsPlainText() {
+        let rule = NotificationRule(name: "x", matches: ["body": "*disk full*"])
+        var request = NotificationRequest()
+        request.body = "<b>Disk</b> FULL on /home"
+        #expect(rule.matches(request, urgency: "normal"))
+    }
+
+    @Test func popupAndDropSayWhatBecomesOfAMatch() {
+        let file = ConfigFile(
+            parsing: """
+                [rule backups]
+                summary = *backup*
+                popup = false
+                [rule noisy]
+                app = Spammer
+                drop = yes
+                [rule bad]
+                popup = maybe
+                summary = \(String(repeating: "*", count: 300))
+                """)
+        let (rules, problems) = NotificationRule.rules(in: file)
+        #expect(rules.map(\.arrival) == [.quiet, .dropped, nil])
+        #expect(problems.map(\.line) == [8, 9])
+        var backup = NotificationRequest()
+        backup.summary = "Backup finished"
+        #expect(NotificationToast(id: 1, request: backup, icon: nil, rules: rules).arrival == .quiet)
+        var spam = NotificationRequest()
+        spam.appName = "spammer"
+        #expect(NotificationToast(id: 2, request: spam, icon: nil, rules: rules).arrival == .dropped)
+        #expect(NotificationToast(id: 3, request: NotificationRequest(), icon: nil, rules: rules).arrival == .shown)
+    }
+
     @Test func aCategoryMatchesItsSubcategories() {
         let rule = NotificationRule(name: "x", matches: ["category": "email"])
         var request = NotificationRequest()

@@ -342,6 +342,9 @@ extension Dispatcher: Machine {
             effects.append(.forget(id))
             if let picture = old.picture, picture != notification.picture { effects.append(.removePicture(picture)) }
         }
+        // A rule's: unseen into the centre, or dropped, as it comes (one with its id on screen
+        // stays as it is: a rule is for what arrives).
+        if entries[id] == nil, notification.toast.arrival != .shown { return effects + arrive(notification, at: now) }
         if let old = entries[id] {
             switch old.place {
             case .waiting:
@@ -368,6 +371,25 @@ extension Dispatcher: Machine {
         line.append(id)
         effects += bound()
         return effects + handOut(at: now)
+    }
+
+    /// A notification a rule keeps off the screen: kept at once, unread, in the centre and the
+    /// history (`popup = false`), or closed as dismissed with nothing kept (`drop = true`).
+    private mutating func arrive(_ notification: Notification, at now: Double) -> [Effect] {
+        let id = notification.id
+        let picture = notification.picture.map { [Effect.removePicture($0)] } ?? []
+        switch notification.toast.arrival {
+        case .shown:
+            return []
+        case .dropped:
+            return [.closed(id, .dismissed)] + picture + becameIdle(at: now)
+        case .quiet:
+            let record = Effect.record(HistoryEntry(notification, ending: "quiet", shown: false))
+            // Nothing is kept (`keep-notifications = 0`): in the history alone.
+            if limits.kept == 0 { return [record, .closed(id, .expired)] + picture + becameIdle(at: now) }
+            kept[id] = notification
+            return [record, .keep(notification)] + boundKept() + becameIdle(at: now)
+        }
     }
 
     /// `notification` joins the burst of `other`, which waits: it takes its place in line,

@@ -185,10 +185,15 @@ extension HistoryEntry {
     /// The history's entry for a notification a burst replaced (`shown`: on screen, else before
     /// it showed).
     public init(replaced notification: Dispatcher.Notification, shown: Bool = false) {
+        self.init(notification, ending: "replaced", shown: shown)
+    }
+
+    /// The history's entry for a notification that ended `ending` (`shown`: on screen).
+    public init(_ notification: Dispatcher.Notification, ending: String, shown: Bool) {
         let toast = notification.toast
         let hasBody = !toast.body.allSatisfy(\.isWhitespace)
         self.init(
-            time: notification.time, ending: "replaced", shown: shown,
+            time: notification.time, ending: ending, shown: shown,
             // The history keeps this much of a text: no more is held for it.
             text: String(
                 (hasBody ? toast.body : NotificationMarkup.escape(toast.summary.isEmpty ? toast.app : toast.summary))

@@ -1,19 +1,27 @@
 /// Rules for applications' notifications, from the config file: a `[rule NAME]` section
 /// matches on `app` (the app name), `category`, `urgency` (low, normal, critical) and
 /// `desktop-entry`, each compared without case (a category also matches its subcategories:
-/// `email` matches `email.arrived`); every key it gives must match. The rest of the section
-/// is what a match gives the toast: `preset = NAME` and any look setting (`position = top`).
-/// All rules that match apply, in the order of the file; a later one wins.
+/// `email` matches `email.arrived`), and on `summary` and `body` with a glob (`*backup*`,
+/// without case); every key it gives must match. The rest of the section is what a match does:
+/// `preset = NAME` and any look setting (`position = top`), `popup = false` (kept, in the
+/// centre and the history, never shown) and `drop = true` (closed as dismissed at once, nothing
+/// kept). All rules that match apply, in the order of the file; a later one wins.
 ///
 ///     [rule mail]
 ///     app = Thunderbird
 ///     preset = alert
 ///     position = top-right
+///
+///     [rule backups]
+///     summary = *backup*
+///     popup = false
 public struct NotificationRule: Equatable, Sendable {
     public var name: String
     /// Match keys and values, lowercased.
     public var matches: [String: String] = [:]
     public var preset: String?
+    /// Whether a match shows, goes to the centre unseen, or is dropped; nil: as other rules say.
+    public var arrival: Arrival?
     /// Look settings, checked, in the order given.
     public var settings: [Setting] = []
 
@@ -22,8 +30,25 @@ public struct NotificationRule: Equatable, Sendable {
         public var value: String
     }
 
-    /// The keys a rule matches on.
-    public static let matchKeys = ["app", "category", "urgency", "desktop-entry"]
+    /// What becomes of a notification as it comes.
+    public enum Arrival: Equatable, Sendable {
+        /// Its toast shows (what happens without a rule).
+        case shown
+        /// Kept at once, in the centre and the history, never shown (`popup = false`).
+        case quiet
+        /// Closed as dismissed at once, nothing kept (`drop = true`).
+        case dropped
+    }
+
+    /// The keys a rule matches on: equal without case, or (`globKeys`) a glob.
+    public static let matchKeys = ["app", "category", "urgency", "desktop-entry", "summary", "body"]
+    /// The keys matched with a glob: `*` any text, `?` one character, without case.
+    static let globKeys: Set<String> = ["summary", "body"]
+    /// A glob longer than this is refused: a pattern is the user's, but bounded all the same.
+    static let globLimit = 256
+    /// Characters of a summary or body a glob looks at: a match costs at most this many times
+    /// the glob's length, however long the body.
+    static let globbedText = 4096
     /// The section name's first word.
     public static let sectionPrefix = "rule "
 
@@ -35,6 +60,10 @@ public struct NotificationRule: Equatable, Sendable {
             case "app": given = request.appName
             case "urgency": given = urgency
             case "desktop-entry": given = request.hints.desktopEntry
+            case "summary", "body":
+                let text = key == "summary" ? request.summary : NotificationMarkup.plain(request.body)
+                guard Glob.matches(wanted, String(text.prefix(Self.globbedText)).lowercased()) else { return false }
+                continue
             default:
                 // "email" is "email", "email.arrived", "email.bounced".
                 if let category = request.hints.category?.lowercased(), category == wanted || category.hasPrefix(wanted + ".") {
@@ -56,7 +85,18 @@ public struct NotificationRule: Equatable, Sendable {
             var rule = NotificationRule(name: String(section.dropFirst(sectionPrefix.count)).trimmingCharacters)
             for entry in entries {
                 if matchKeys.contains(entry.key) {
+                    if globKeys.contains(entry.key) && entry.value.count > globLimit {
+                        problems.append((entry.line, "\(entry.key): a glob of at most \(globLimit) characters"))
+                        continue
+                    }
                     rule.matches[entry.key] = entry.value.lowercased()
+                } else if entry.key == "popup" || entry.key == "drop" {
+                    do throws(OptionError) {
+                        let on = try OptionTable.boolean(entry.value, entry.key)
+                        rule.arrival = entry.key == "popup" ? (on ? .shown : .quiet) : (on ? .dropped : .shown)
+                    } catch {
+                        problems.append((entry.line, error.message))
+                    }
                 } else if entry.key == "preset" {
                     rule.preset = entry.value
                 } else if let definition = OptionTable.named(entry.key), definition.scope == .look {
@@ -69,11 +109,41 @@ public struct NotificationRule: Equatable, Sendable {
                     }
                 } else {
                     problems.append(
-                        (entry.line, "\(entry.key): not a rule's match (\(matchKeys.joined(separator: ", "))) or a look setting"))
+                        (
+                            entry.line,
+                            "\(entry.key): not a rule's match (\(matchKeys.joined(separator: ", "))), popup, drop or a look setting"
+                        ))
                 }
             }
             rules.append((entries.first?.line ?? 0, rule))
         }
         return (rules.sorted { $0.line < $1.line }.map(\.rule), problems.sorted { $0.line < $1.line })
+    }
+}
+
+/// Shell-style globs, `*` and `?`, matched in time bounded by the product of the lengths (one
+/// place to go back to, the last star: no pattern backtracks further, whatever it holds).
+enum Glob {
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let p = Array(pattern.unicodeScalars)
+        let t = Array(text.unicodeScalars)
+        var (i, j) = (0, 0)
+        var star: (pattern: Int, text: Int)?
+        while j < t.count {
+            if i < p.count && (p[i] == "?" || p[i] == t[j]) {
+                (i, j) = (i + 1, j + 1)
+            } else if i < p.count && p[i] == "*" {
+                star = (i, j)
+                i += 1
+            } else if let last = star {
+                // The last star takes one more character.
+                star = (last.pattern, last.text + 1)
+                (i, j) = (last.pattern + 1, last.text + 1)
+            } else {
+                return false
+            }
+        }
+        while i < p.count && p[i] == "*" { i += 1 }
+        return i == p.count
     }
 }

@@ -29,6 +29,8 @@ public struct NotificationToast: Equatable, Sendable {
     /// What becomes of it once an action is taken: closed, or kept when it is `resident` (the
     /// spec: it stays until the user or the application removes it).
     public var whenActed: Keeping
+    /// Whether it shows as it comes, or the rules send it to the centre unseen or drop it.
+    public var arrival = NotificationRule.Arrival.shown
 
     /// Kept after its toast, or closed.
     public enum Keeping: String, Equatable, Sendable {
@@ -70,10 +72,13 @@ public struct NotificationToast: Equatable, Sendable {
         let urgency = Self.urgency(request)
         var preset = urgency
         var settings: [NotificationRule.Setting] = []
+        var arrival = NotificationRule.Arrival.shown
         for rule in rules where rule.matches(request, urgency: urgency) {
             if let chosen = rule.preset { preset = chosen }
+            if let chosen = rule.arrival { arrival = chosen }
             settings += rule.settings
         }
+        self.arrival = arrival
         tag = request.hints.stackTag.flatMap { Ticket.isValidTag($0) ? $0 : nil } ?? Self.tag(id: id)
         var arguments = ["--print-outcome", "--preset", preset, "--tag", tag, "--markup"]
         for setting in settings {
