@@ -50,6 +50,7 @@ def build():
     cairo = subprocess.run(["pkg-config", "--cflags", "--libs", "pangocairo", "cairo-xlib", "x11"],
                            capture_output=True, text=True, check=True).stdout.split()
     for name, libraries in [("firstpaint", ["-lX11", "-lXdamage"]),
+                            ("calmwatch", ["-lX11"]),
                             ("fadeframes", ["-lX11", "-lXdamage", "-lXrandr"]),
                             ("queuewatch", ["-lX11", "-lXdamage", "-lXRes", "-lXtst"]),
                             ("cost", []),
