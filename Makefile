@@ -133,7 +133,8 @@ pictures: build
 bench: release
 	@.ci/install-deps bench
 	python3 .ci/bench/bench.py
-	@# Applications' notifications: Notify → first paint through the service and through dunst.
+	@# Applications' notifications: Notify → first paint through the service and through dunst, and a
+	@# burst of one application's until no notification window is left on the screen.
 	python3 .ci/bench/notifications.py
 
 # Writes Sources/xtoast/startup.order from callgrind runs of the release build and links again.

@@ -35,6 +35,9 @@ QUEUE = 100
 # The drain row: DRAIN_SMALL and DRAIN_LARGE toasts of DRAIN_HOLD seconds each, started at once,
 # DRAIN_RUNS times each per compositor; the time per toast should not grow with the queue.
 DRAIN_SMALL, DRAIN_LARGE, DRAIN_HOLD, DRAIN_RUNS = 30, 300, 0.05, 3
+# The notification centre's row (issue 29): `xtoast --center` over a store of CENTER_SMALL and of
+# CENTER_LARGE kept notifications, of CENTER_APPS applications.
+CENTER_SMALL, CENTER_LARGE, CENTER_APPS = 10, 10_000, 10
 
 TOOLS = ["xtoast", "C Xlib floor", "C Cairo+Pango floor", "osd_cat", "notify-send + dunst"]
 
@@ -47,6 +50,7 @@ def build():
     cairo = subprocess.run(["pkg-config", "--cflags", "--libs", "pangocairo", "cairo-xlib", "x11"],
                            capture_output=True, text=True, check=True).stdout.split()
     for name, libraries in [("firstpaint", ["-lX11", "-lXdamage"]),
+                            ("calmwatch", ["-lX11"]),
                             ("fadeframes", ["-lX11", "-lXdamage", "-lXrandr"]),
                             ("queuewatch", ["-lX11", "-lXdamage", "-lXRes", "-lXtst"]),
                             ("cost", []),
@@ -226,6 +230,39 @@ def first_paint(server, results):
         server.close_notifications()
 
 
+def center_store(count):
+    """A session of its own holding `count` kept notifications, as the notification service
+    writes them (KeptNotifications.encode), one file each, 30 s apart, the newest a minute old:
+    the environment for `xtoast --center` (with an empty history, so that it lists those only)."""
+    runtime = tempfile.mkdtemp(prefix=f"center-{count}-", dir=WORK)  # mode 0700, as XDG_RUNTIME_DIR must be
+    kept = f"{runtime}/xtoast/kept"
+    os.makedirs(kept, mode=0o700)
+    newest = int(time.time()) - 60
+    for n in range(1, count + 1):
+        tag = f"fdn-{n}"
+        fields = [f"id={n}", f"t={newest - (count - n) * 30}", "expired=kept", "acted=closed", f"tag={tag}",
+                  f"app=App {n % CENTER_APPS}", f"summary=Message {n}",
+                  f"body=The text of message {n}, long enough to take a second line in its row."]
+        fields += [f"arg={a}" for a in ["--print-outcome", "--preset", "normal", "--tag", tag, "--markup", "--", f"Message {n}"]]
+        with open(f"{kept}/{n}", "w") as f:
+            f.write("\t".join(fields) + "\n")
+    return {"XDG_RUNTIME_DIR": runtime, "XDG_STATE_HOME": f"{runtime}/state"}
+
+
+def center(server, stores, results):
+    """Exec to the centre's first painted pixels (firstpaint: its one frame, drawn whole, after
+    which it sets _XTOAST_SHOWN on its window), for each store; firstpaint then kills it, which
+    closes it. The store's read marker goes first, so that every run opens it all unread."""
+    for count, store in stores.items():
+        try:
+            os.unlink(f"{store['XDG_RUNTIME_DIR']}/xtoast/kept/read-up-to")
+        except FileNotFoundError:
+            pass
+        value = first_paint_once([XTOAST, "--center"], dict(server.env, **store))
+        if value is not None:
+            results[count].append(value)
+
+
 def wakeups(pid, seconds):
     """Wake-ups a second of process `pid` and its threads, new ones included, over `seconds`:
     the times its threads were switched out (each follows a wake-up), counted by perf. perf
@@ -352,7 +389,7 @@ def drain_run(server, count, results):
         results.append(1000 * (time.monotonic() - began) / count)
 
 
-def measure(compositor):
+def measure(compositor, stores):
     server = Server(compositor)
     link = DelayLink(6000 + server.number, RTT / 2)
     title = "picom" if compositor else "no compositor"
@@ -360,12 +397,14 @@ def measure(compositor):
     r = {"rate": server.rate, "rtt": link.round_trip(), "paint": per_tool(), "cpu": per_tool(), "rss": per_tool(), "idle": per_tool(),
          "remote": per_tool(), "extra": per_tool(),
          "fade": {"rate": [], "frames": [], "gaps": [], "p50": [], "p99": [], "on time": [], "cpu per frame": []},
-         "queue": {"joined": [], "shown": [], "all shown": [], "order": []}, "drain": {DRAIN_SMALL: [], DRAIN_LARGE: []}}
+         "queue": {"joined": [], "shown": [], "all shown": [], "order": []}, "drain": {DRAIN_SMALL: [], DRAIN_LARGE: []},
+         "center": {count: [] for count in stores}}
     try:
         # Each run measures every row once, every tool in turn.
         for run in range(RUNS):
             began = time.monotonic()
             first_paint(server, r["paint"])
+            center(server, stores, r["center"])
             lifetime(server, r)
             fade(server, r["fade"], compositor)
             over_link(server, r, link)
@@ -413,6 +452,13 @@ def table(r, compositor):
     lines.append("| " + " | ".join(["measure"] + TOOLS) + " |")
     lines.append("| " + " | ".join(["---"] * (len(TOOLS) + 1)) + " |")
     lines.append(tool_row("first paint (exec → first painted pixels)", r["paint"], " ms"))
+    c = r["center"]
+    toast_ratio = ratio(c[CENTER_SMALL], r["paint"]["xtoast"])
+    lines.append(xtoast_row(f"… the notification centre instead (`--center`), {CENTER_SMALL} kept notifications",
+                            summary(c[CENTER_SMALL], " ms") + (f"{toast_ratio} the toast's" if toast_ratio else "")))
+    large_ratio = ratio(c[CENTER_LARGE], c[CENTER_SMALL])
+    lines.append(xtoast_row(f"… {CENTER_LARGE:,} kept notifications",
+                            summary(c[CENTER_LARGE], " ms") + (f"{large_ratio} {CENTER_SMALL}'s" if large_ratio else "")))
     lines.append(tool_row("CPU (user+sys), a whole toast: xtoast's default, the others 3 s", r["cpu"], " ms"))
     lines.append(tool_row("peak RSS", r["rss"], " MB"))
     lines.append(tool_row("wake-ups a second while holding", r["idle"], "", 1))
@@ -516,8 +562,9 @@ def main():
         # The build measured is the one there now, even if it is rebuilt while the bench runs.
         XTOAST = shutil.copy2(XTOAST, f"{WORK}/xtoast")
         build()
+        stores = {count: center_store(count) for count in (CENTER_SMALL, CENTER_LARGE)}
         for compositor in (True, False):
-            results[compositor] = measure(compositor)
+            results[compositor] = measure(compositor, stores)
     finally:
         shutil.rmtree(WORK, ignore_errors=True)
     minutes = (time.monotonic() - started) / 60

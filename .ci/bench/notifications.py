@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Notify → first paint: an application's notification (libnotify's notify-send as the client)
 through `xtoast --notification-service` and through dunst, each warm (already running) and
-activated by the session bus (cold). Then a flood through the service: 2,000 notifications of
-150 KB sent at once, answered how soon, and the service's peak resident memory. Uses bench.py's server and firstpaint watcher; run after
+activated by the session bus (cold). A burst of BURST notifications of one application within a
+second, through the service (which joins them into one toast) and through dunst (one popup each,
+in its one window): how long until no notification window is on the screen. Then a flood through
+the service: 2,000 notifications of 150 KB sent at once, answered how soon, and the service's
+peak resident memory. Uses bench.py's server and its firstpaint and calmwatch watchers; run after
 `make release` (`python3 .ci/bench/notifications.py`, RUNS=20 by default). No compositor: the
 first painted pixel is the same moment for both either way.
 """
@@ -12,6 +15,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
 
 IDLE = 2.0  # the service's idle time here (XTOAST_NOTIFICATION_IDLE)
+# The burst row (issue 29): BURST notifications of one application, BURST_SPACING s apart (all
+# within a second), each with the same explicit expire_timeout for both servers, in the first
+# BURST_RUNS runs. The screen is calm once no notification window has been mapped for BURST_QUIET
+# ms after the last one went.
+BURST, BURST_SPACING, BURST_TIMEOUT, BURST_RUNS, BURST_QUIET = 20, 0.05, 2000, 5, 1500
 
 
 def xtoast_bus(server):
@@ -70,6 +78,32 @@ print(answered[0], failed[0], "%.2f" % took, status["VmHWM"].split()[0], status[
 """
 
 
+BURST_SENDER = r"""
+import dbus, sys, time
+bus = dbus.SessionBus()
+server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                        "org.freedesktop.Notifications")
+count, spacing, timeout = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+start = time.monotonic()
+for n in range(count):
+    time.sleep(max(0.0, start + n * spacing - time.monotonic()))
+    server.Notify("Burst", 0, "", "Message %d" % (n + 1), "The text of message %d." % (n + 1), [], {}, timeout)
+print("sent %.3f" % (start * 1000))
+"""
+
+
+def burst(env, results):
+    """BURST notifications of one application, from one client on `env`'s bus, watched by
+    calmwatch: the first Notify → the last notification window gone (seconds), and the windows
+    mapped on the way. Both clocks are CLOCK_MONOTONIC."""
+    out = subprocess.run([f"{bench.WORK}/calmwatch", str(BURST_QUIET), "/usr/bin/python3", "-c", BURST_SENDER, str(BURST),
+                          str(BURST_SPACING), str(BURST_TIMEOUT)], env=env, capture_output=True, text=True).stdout
+    fields = dict(line.split(None, 1) for line in out.splitlines() if " " in line)
+    if "sent" in fields and "calm" in fields:
+        results["calm"].append((float(fields["calm"]) - float(fields["sent"])) / 1000)
+        results["windows"].append(int(fields["windows"]))
+
+
 def flood(env):
     """The flood through the service: answered, failed, seconds, peak and current RSS (kB)."""
     # Debian's python3-dbus is importable from /usr/bin/python3 only.
@@ -86,6 +120,7 @@ def main():
     bench.build()
     server = bench.Server(False)
     results = {"xtoast warm": [], "xtoast activated": [], "dunst warm": [], "dunst activated": []}
+    bursts = {"xtoast": {"calm": [], "windows": []}, "dunst": {"calm": [], "windows": []}}
     bus_pid = None
     flooded = []
     try:
@@ -103,9 +138,15 @@ def main():
             subprocess.run(["notify-send", "-w", "-t", "1", "warm"], env=xenv)
             results["xtoast warm"].append(paint(xenv))
             dismiss()
+            if run < BURST_RUNS:
+                burst(xenv, bursts["xtoast"])
+                dismiss()
             # dunst, warm, then activated after it was stopped.
             results["dunst warm"].append(paint(server.env))
             server.close_notifications()
+            if run < BURST_RUNS:
+                burst(server.env, bursts["dunst"])
+                server.close_notifications()
             server.dunst.terminate()
             server.dunst.wait()
             wait_until(lambda: not has_owner(server.env))
@@ -135,6 +176,12 @@ def main():
             print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} |")
         else:
             print(f"| {name} | – | – | – |")
+    print(f"\n| {BURST} Notify of one application, {BURST_SPACING * 1000:.0f} ms apart, expire_timeout {BURST_TIMEOUT} ms "
+          f"(no compositor) | first Notify → no notification window on screen | windows mapped |\n| --- | --- | --- |")
+    for name, how in [("xtoast", "joined into one toast"), ("dunst", "its default config: a popup each, in its one window")]:
+        b = bursts[name]
+        print(f"| {name} ({how}) | {bench.summary(b['calm'], ' s', 2)}{bench.ratio(b['calm'], bursts['xtoast']['calm']) if name != 'xtoast' else ''} | "
+              f"{bench.summary(b['windows'], '', 0)} |")
     if len(flooded) == 5:
         answered, failed, took, peak, now = flooded
         print("\n| 2,000 Notify of 150 KB at once (xtoast's service) | answered | refused | all answered in | peak RSS | RSS after |")

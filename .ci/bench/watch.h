@@ -4,13 +4,13 @@
 #include <X11/Xutil.h>
 #include <time.h>
 
-static double now_ms(void) {
+static inline double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int ignore_errors(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
+static inline int ignore_errors(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
 
 /* Whether the mapped window `w` shows anything: a pixel with a bit of `mask` set. COLOUR
  * ignores alpha (a map leaves transparent or black pixels); ANY_BITS counts it too, so that
@@ -18,7 +18,7 @@ static int ignore_errors(Display *d, XErrorEvent *e) { (void)d; (void)e; return 
  * attributes when it is viewable (a top-level override-redirect window's parent is the root). */
 #define COLOUR 0xffffffUL
 #define ANY_BITS (~0UL)
-static int painted(Display *d, Window w, unsigned long mask, XWindowAttributes *attributes) {
+static inline int painted(Display *d, Window w, unsigned long mask, XWindowAttributes *attributes) {
     XWindowAttributes a;
     if (!XGetWindowAttributes(d, w, &a) || a.map_state != IsViewable) return 0;
     *attributes = a;
