@@ -24,6 +24,13 @@ public struct KeptStore: Sendable {
     /// `KeptNotifications.fileCountLimit` files are looked at.
     public func all() -> [Dispatcher.Notification] { names().compactMap(read) }
 
+    /// The newest `count` notifications that read (the highest ids: ids only grow), and whether
+    /// the store holds more: what a first frame shows before the rest is read.
+    public func newest(_ count: Int) -> (notifications: [Dispatcher.Notification], more: Bool) {
+        let ids = names().sorted(by: >)
+        return (ids.prefix(count).compactMap(read), ids.count > count)
+    }
+
     /// The ids of the notifications the store holds that read, in no order: `all()` without
     /// keeping them (each file is read and let go, so a long watch holds ids, not texts).
     public func ids() -> [UInt32] { names().filter { read($0) != nil } }

@@ -33,7 +33,8 @@ enum CenterMode {
         let painter = CenterPainter(style: settings.style, scale: scale, size: size, iconTheme: iconTheme)
         // What was unread as it opened stays marked so while it is open (and what comes).
         let readUpTo = store.readUpTo()
-        let (entries, ids) = read(store, readUpTo: readUpTo)
+        // The newest first, at once; the rest of a long store after the first frame.
+        var (entries, ids, more) = read(store, readUpTo: readUpTo, first: firstFrameEntries)
         var center = Center(entries: entries, metrics: painter.metrics, paused: display.pause(now: Clock.wall()) != nil)
         let window: CenterWindow
         do throws(X11Error) {
@@ -43,6 +44,10 @@ enum CenterMode {
         }
         guard window.open() else { throw .failure("cannot take the keyboard: another program holds it") }
         window.draw(center, now: Int(Clock.wall()))
+        if more {
+            (entries, ids, _) = read(store, readUpTo: readUpTo)
+            if !center.handle(.reloaded(entries)).isEmpty { window.draw(center, now: Int(Clock.wall())) }
+        }
         markRead(ids, in: store)
         let interpreter = Interpreter(window: window, store: store)
         while true {
@@ -79,7 +84,7 @@ enum CenterMode {
                 window.draw(center, now: Int(Clock.wall()))
             }
             if ready[1] != 0 && folder.changed() {
-                let (entries, ids) = read(store, readUpTo: readUpTo)
+                let (entries, ids, _) = read(store, readUpTo: readUpTo)
                 if !center.handle(.reloaded(entries)).isEmpty { window.draw(center, now: Int(Clock.wall())) }
                 // Seen as they come, while the centre is open.
                 markRead(ids, in: store)
@@ -87,12 +92,17 @@ enum CenterMode {
         }
     }
 
-    /// What the centre lists now, and the kept notifications' ids.
-    private static func read(_ store: KeptStore, readUpTo: UInt32) -> ([CenterEntry], [UInt32]) {
-        let kept = store.all()
+    /// Kept notifications the first frame shows at most: a screenful and more, read in a few
+    /// milliseconds however many the store holds (10,000 take some 400 ms to read).
+    static let firstFrameEntries = 200
+
+    /// What the centre lists now (the newest `first` kept notifications, nil: all of them), the
+    /// kept ones' ids, and whether the store holds more.
+    private static func read(_ store: KeptStore, readUpTo: UInt32, first: Int? = nil) -> ([CenterEntry], [UInt32], Bool) {
+        let (kept, more) = first.map { store.newest($0) } ?? (store.all(), false)
         let history = (try? HistoryFile.read()).map(HistoryStore.newestFirst) ?? []
         let entries = CenterEntry.entries(kept: kept, history: history, dismissed: store.dismissedToasts(), readUpTo: readUpTo)
-        return (entries, kept.map(\.id))
+        return (entries, kept.map(\.id), more)
     }
 
     /// The centre showed `ids`: `--watch`'s unread count goes down.

@@ -64,14 +64,31 @@ public struct CenterEntry: Equatable, Sendable {
         return title.isEmpty ? (text, "") : (title, text)
     }
 
-    /// One line of at most `textLimit` characters, control characters as spaces.
+    /// One line of at most `textLimit` characters: control characters and line breaks are
+    /// spaces, runs of spaces one. One pass over at most as much text as it keeps.
     static func line(_ text: String) -> String {
-        let cut = text.prefix(textLimit + 1)
-        let spaced = String(
-            String.UnicodeScalarView(
-                cut.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0 }))
-        let words = spaced.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        return words.count > textLimit ? String(words.prefix(textLimit - 1)) + "…" : words
+        var output = String.UnicodeScalarView()
+        var count = 0
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            // Cc (C0, DEL, C1) and the Unicode line and paragraph separators.
+            if value < 0x21 || (0x7f...0x9f).contains(value) || value == 0x2028 || value == 0x2029 {
+                pendingSpace = count > 0
+                continue
+            }
+            if pendingSpace {
+                output.append(" ")
+                count += 1
+                pendingSpace = false
+            }
+            guard count < textLimit else {
+                return String(String(output).prefix(textLimit - 1)) + "…"
+            }
+            output.append(scalar)
+            if !(0x300...0x36f).contains(value) { count += 1 }
+        }
+        return String(output)
     }
 
     /// The value of `--icon` in a toast's command line.
