@@ -75,6 +75,7 @@ public final class NotificationService {
     private var recordingSource: guint = 0
     private var driver: Driver<Dispatcher>
     private let processes = ToastProcesses()
+    private let commands = RuleCommandProcesses()
     private let images = ImageFiles()
     private let store = KeptStore()
     private var ids: NotificationIDs?
@@ -116,6 +117,8 @@ public final class NotificationService {
         // Never replace another daemon, and never wait in line behind it: one clear line instead.
         ownerID = g_bus_own_name(
             G_BUS_TYPE_SESSION, Self.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, onBusAcquired, onNameAcquired, onNameLost, nil, nil)
+        RuleCommandProcesses.current = commands
+        commands.tell = { [unowned self] id, end in feed(.commandEnded(id, end)) }
         processes.tell = { [unowned self] news in
             switch news {
             case .queued(let pid): feed(.queued(pid))
@@ -206,6 +209,10 @@ public final class NotificationService {
             g_main_loop_quit(loop)
         case .warn(let line):
             warn(line)
+        case .runCommand(let id, let command, let environment):
+            return commands.run(id, command, environment: environment).map { [.commandEnded(id, $0)] } ?? []
+        case .killCommand(let id):
+            commands.kill(id)
         }
         return []
     }

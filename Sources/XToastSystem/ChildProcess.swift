@@ -111,9 +111,11 @@ public enum ChildProcess {
         return pid
     }
 
-    /// Like `spawn`, but looks `arguments[0]` up on `PATH` (as a shell does).
+    /// Like `spawn`, but looks `arguments[0]` up on `PATH` (as a shell does); `environment`
+    /// nil: ours; `ownGroup`: in a process group of its own (see `SpawnAttributes`).
     public static func spawnSearchingPath(
-        arguments: [String], standard: StandardDescriptors = StandardDescriptors()
+        arguments: [String], environment: [String]? = nil, standard: StandardDescriptors = StandardDescriptors(),
+        ownGroup: Bool = false
     ) throws(Errno) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -121,11 +123,12 @@ public enum ChildProcess {
         for (descriptor, target) in [(standard.input, 0), (standard.output, 1), (standard.error, 2)] {
             if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target)) }
         }
-        let attributes = SpawnAttributes()
+        let attributes = SpawnAttributes(ownGroup: ownGroup)
         let words = arguments.map { strdup($0) } + [nil]
-        defer { words.forEach { free($0) } }
+        let variables = (environment ?? Environment.all()).map { strdup($0) } + [nil]
+        defer { (words + variables).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes.attributes, words, environ)
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes.attributes, words, variables)
         guard result == 0 else { throw Errno(result) }
         return pid
     }

@@ -8,7 +8,9 @@ import Glibc
 public final class SpawnAttributes {
     public var attributes = posix_spawnattr_t()
 
-    public init(blocked: [Int32] = []) {
+    /// `ownGroup`: the child leads a process group of its own, so that it can be killed with
+    /// everything it started (a rule's `sh -c …`).
+    public init(blocked: [Int32] = [], ownGroup: Bool = false) {
         posix_spawnattr_init(&attributes)
         var mask = sigset_t()
         sigemptyset(&mask)
@@ -18,7 +20,12 @@ public final class SpawnAttributes {
         for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGCHLD, SIGPIPE, SIGXFSZ] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
     }
 
     deinit { posix_spawnattr_destroy(&attributes) }

@@ -401,6 +401,80 @@ struct DispatcherArrivalTests {
     }
 }
 
+@Suite("Dispatcher: the commands rules run (run = …)")
+struct DispatcherCommandTests {
+    static func running(_ id: UInt32, _ commands: [[String]]) -> Dispatcher.Notification {
+        var notification = VirtualService.notification(id, app: "deploy")
+        notification.toast.commands = commands
+        notification.toast.commandEnvironment = ["XTOAST_ID=\(id)"]
+        return notification
+    }
+
+    static func started(_ effects: [Dispatcher.Effect]) -> [Int] {
+        effects.compactMap { if case .runCommand(let id, _, _) = $0 { id } else { nil } }
+    }
+
+    static func warnings(_ effects: [Dispatcher.Effect]) -> [String] {
+        effects.compactMap { if case .warn(let line) = $0 { line } else { nil } }
+    }
+
+    @Test("Each matching rule's command runs as the notification comes, told its fields; a success says nothing")
+    func commandsRunAndSucceedQuietly() {
+        var v = VirtualService()
+        let effects = v.send(.notify(Self.running(1, [["touch", "/x"], ["true"]])))
+        #expect(effects.contains(.runCommand(1, command: ["touch", "/x"], environment: ["XTOAST_ID=1"])))
+        #expect(Self.started(effects) == [1, 2])
+        // The toast is handed out all the same: the commands never hold it.
+        #expect(v.handed == [1])
+        #expect(Self.warnings(v.send(.commandEnded(1, .status(0)))).isEmpty)
+        #expect(v.dispatcher.commands.running.count == 1)
+    }
+
+    @Test("A failing command, or one that cannot start, is one warning each")
+    func failuresAreOneWarning() {
+        var v = VirtualService()
+        v.send(.notify(Self.running(1, [["false"], ["missing-command"]])))
+        #expect(Self.warnings(v.send(.commandEnded(1, .status(1)))) == [#"a rule's command "false" ended with status 1"#])
+        #expect(
+            Self.warnings(v.send(.commandEnded(2, .couldNotStart("no such file"))))
+                == [#"cannot run a rule's command "missing-command": no such file"#])
+        #expect(Self.warnings(v.send(.commandEnded(2, .status(1)))).isEmpty)
+    }
+
+    @Test("Past its time a command is killed, once, with a warning; the service does not leave while one runs")
+    func aCommandThatNeverEndsIsKilled() {
+        var v = VirtualService()
+        v.send(.notify(Self.running(1, [["sleep", "1000"]])))
+        v.queued(1)
+        v.end(1)
+        #expect(!v.dispatcher.isEmpty)
+        v.advance(to: 29)
+        #expect(!v.effects.contains(.killCommand(1)))
+        v.advance(to: 31)
+        #expect(v.effects.filter { $0 == .killCommand(1) }.count == 1)
+        // Still no release: the killed command has not ended yet.
+        v.advance(to: 100)
+        #expect(!v.effects.contains(.releaseName))
+        #expect(Self.warnings(v.send(.commandEnded(1, .status(137)))) == [#"a rule's command "sleep" ran over 30 s and was killed"#])
+        v.advance(to: v.now + 31)
+        #expect(v.effects.contains(.releaseName))
+    }
+
+    @Test("At most 8 run at once: past that one is not run, with a warning")
+    func runningCommandsAreBounded() {
+        var v = VirtualService()
+        var started: [Int] = []
+        var warned: [String] = []
+        for id in UInt32(1)...10 {
+            let effects = v.send(.notify(Self.running(id, [["sleep", "1"]])))
+            started += Self.started(effects)
+            warned += Self.warnings(effects)
+        }
+        #expect(started.count == 8)
+        #expect(warned == Array(repeating: #"a rule's command "sleep" is not run: 8 are running"#, count: 2))
+    }
+}
+
 @Suite("Dispatcher: notifications kept after their toasts (persistence)")
 struct DispatcherKeptTests {
     @Test("Its toast's time up (the server's time): kept, not closed; it holds no process and keeps no service running")

@@ -427,6 +427,38 @@ struct NotificationRuleTests {
         #expect(NotificationToast(id: 3, request: NotificationRequest(), icon: nil, rules: rules).arrival == .shown)
     }
 
+    @Test(arguments: [
+        ("notify-me", ["notify-me"]), ("sh -c 'echo \"$XTOAST_SUMMARY\" > f'", ["sh", "-c", "echo \"$XTOAST_SUMMARY\" > f"]),
+        (#"a\ b "c \" d" ''"#, ["a b", "c \" d", ""]), ("  spaced   out  ", ["spaced", "out"]),
+    ])
+    func commandLinesSplitAsAShellWould(line: String, words: [String]) {
+        #expect(CommandWords.split(line) == words)
+    }
+
+    @Test(arguments: ["'open", "back\\", "", "   ", String(repeating: "w ", count: 65), String(repeating: "x", count: 5000)])
+    func badCommandLinesAreRefused(line: String) {
+        #expect(CommandWords.split(line) == nil)
+    }
+
+    @Test func aRulesCommandIsToldTheNotificationsFields() {
+        let (rules, problems) = NotificationRule.rules(
+            in: ConfigFile(parsing: "[rule deploy]\nsummary = *deploy*\nrun = notify-me --loud\n[rule bad]\nrun = 'unclosed\n"))
+        #expect(problems.map(\.line) == [5])
+        var request = NotificationRequest()
+        (request.appName, request.summary, request.body) = ("CI", "Deploy done", "<b>all</b> green")
+        request.hints.category = "x.ci"
+        let toast = NotificationToast(id: 9, request: request, icon: nil, rules: rules)
+        #expect(toast.commands == [["notify-me", "--loud"]])
+        #expect(
+            toast.commandEnvironment == [
+                "XTOAST_ID=9", "XTOAST_APP=CI", "XTOAST_SUMMARY=Deploy done", "XTOAST_BODY=all green", "XTOAST_URGENCY=normal",
+                "XTOAST_CATEGORY=x.ci",
+            ])
+        // No match, no command and nothing prepared for one.
+        let other = NotificationToast(id: 10, request: NotificationRequest(), icon: nil, rules: rules)
+        #expect(other.commands.isEmpty && other.commandEnvironment.isEmpty)
+    }
+
     @Test func aCategoryMatchesItsSubcategories() {
         let rule = NotificationRule(name: "x", matches: ["category": "email"])
         var request = NotificationRequest()

@@ -162,3 +162,71 @@ extension OnScreen {
         }
     }
 }
+
+/// Rules that act (issue #30), through the service the bus activates: one notification goes to
+/// the centre unseen, one is dropped at once, one runs a command told its fields; only the last
+/// shows.
+extension OnScreen {
+    @Suite(.serialized) struct RulesThatAct {
+        @Test func popupFalseDropAndRunDoWhatTheySay() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let config = temporaryPath("-config")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let written = config + "/ran"
+            try FileManager.default.createDirectory(atPath: config + "/xtoast", withIntermediateDirectories: true)
+            try """
+            [rule backups]
+            summary = *backup*
+            popup = false
+            [rule noisy]
+            app = Spammer
+            drop = true
+            [rule deploy]
+            summary = *deploy*
+            duration = 1
+            run = sh -c 'printf "%s|%s|%s" "$XTOAST_APP" "$XTOAST_SUMMARY" "$XTOAST_URGENCY" > \(written)'
+            """.write(toFile: config + "/xtoast/config", atomically: true, encoding: .utf8)
+            let bus = try PrivateBus(display: display, environment: ["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": config + "/state"])
+            watcher.discardEvents()
+            let client = try bus.start([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus, dbus.mainloop.glib
+                from gi.repository import GLib
+                dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+                bus = dbus.SessionBus()
+                server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                loop = GLib.MainLoop()
+                spam = []
+                def closed(id, reason):
+                    if id in spam:
+                        print("spam closed", reason, flush=True)
+                        loop.quit()
+                bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
+                server.Notify("Backups", 0, "", "Backup finished", "", [], {}, -1)
+                spam.append(server.Notify("Spammer", 0, "", "Buy now", "", [], {}, -1))
+                server.Notify("CI", 0, "", "Deploy done", "", [], {}, -1)
+                GLib.timeout_add(20000, loop.quit)
+                loop.run()
+                """,
+            ])
+            #expect(try client.finish(timeout: 30) == "spam closed 2\n")
+            // The first toast to show is the deploy's: the backup's never did.
+            let toast = try #require(try watcher.waitForToasts().first)
+            let listed = try bus.run(["env", "DISPLAY=\(display)", try xtoastBinary(), "--list"])
+            #expect(listed.contains("Deploy done"), "\(listed)")
+            #expect(listed.contains("Backups: Backup finished"), "\(listed)")
+            #expect(!listed.contains("Buy now"), "\(listed)")
+            // A file the command writes: nothing to wait on but it.
+            let ran = try waitForValue("the rule's command ran", timeout: 20) { () -> String? in
+                let text = try? String(contentsOfFile: written, encoding: .utf8)
+                return text?.isEmpty == false ? text : nil
+            }
+            #expect(ran == "CI|Deploy done|normal")
+            _ = try watcher.waitForDestroy(toast)
+            #expect(watcher.mappedToasts().isEmpty)
+            try expectOthersStillShow(display, watcher)
+        }
+    }
+}

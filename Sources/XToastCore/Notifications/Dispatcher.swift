@@ -64,6 +64,9 @@ public struct Dispatcher: Sendable {
         /// Seconds a burst's toast stays before the newest of its burst replaces it: a flood
         /// is not a toast process (and a redraw) a notification, and the text stays readable.
         public var burstPace = 1.0
+        /// Rules' commands running at once at most, and seconds each may run.
+        public var commands = 8
+        public var commandTime = 30.0
 
         public init() {}
     }
@@ -146,6 +149,8 @@ public struct Dispatcher: Sendable {
         case released
         /// The X display is gone: nothing can show any more.
         case displayGone
+        /// A rule's command ended (the answer to `runCommand`, at its end).
+        case commandEnded(Int, RuleCommands.End)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -178,6 +183,11 @@ public struct Dispatcher: Sendable {
         case exit
         /// One line for the service's standard error.
         case warn(String)
+        /// Run a rule's command (`run = …`), its environment the service's and `environment`:
+        /// answer `commandEnded` when it ends, however it ends.
+        case runCommand(Int, command: [String], environment: [String])
+        /// Kill a rule's command (and what it started): its time is up.
+        case killCommand(Int)
     }
 
     /// Where a notification is.
@@ -240,6 +250,8 @@ public struct Dispatcher: Sendable {
     private(set) var line: [UInt32] = []
     /// The notifications kept after their toasts, by id.
     public private(set) var kept: [UInt32: Notification] = [:]
+    /// The rules' commands running.
+    public private(set) var commands = RuleCommands()
     /// Processes whose notification was replaced by a newer one of its id: their end is no
     /// one's (but for their pictures).
     private var superseded: [Int32: String?] = [:]
@@ -251,7 +263,7 @@ public struct Dispatcher: Sendable {
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     /// Nothing shows or waits (a spare is no work).
-    public var isEmpty: Bool { entries.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty && commands.running.isEmpty }
 
     /// The place of notification `id`, nil when it is not alive.
     public func place(of id: UInt32) -> Place? { entries[id]?.place }
@@ -273,6 +285,7 @@ public struct Dispatcher: Sendable {
         var times: [Double] = []
         for entry in entries.values { if case .joining(_, let until) = entry.place { times.append(until) } }
         if let paced { times.append(paced) }
+        if let command = commands.deadline { times.append(command) }
         if case .serving(let since?) = phase, limits.idleTime.isFinite { times.append(since + limits.idleTime) }
         // Only once nothing is left: with work, its end decides (the linger may be past by then).
         if case .leaving(let until) = phase, isEmpty { times.append(until) }
@@ -321,15 +334,19 @@ extension Dispatcher: Machine {
             let closing = entries.keys.sorted().flatMap { id in closeEntry(id, .undefined) }
             line = []
             phase = .finished
-            return closing + [.releaseName, .exit]
+            return closing + commands.killAll() + [.releaseName, .exit]
+        case .commandEnded(let id, let end):
+            return commands.ended(id, end, limits: limits) + becameIdle(at: now)
         }
     }
 
     // MARK: Calls
 
     private mutating func notify(_ notification: Notification, at now: Double) -> [Effect] {
-        var effects: [Effect] = []
         if case .serving = phase { phase = .serving(idleSince: nil) }
+        // Its rules' commands, however it shows (or not).
+        var effects = commands.start(
+            notification.toast.commands, environment: notification.toast.commandEnvironment, limits: limits, at: now)
         let id = notification.id
         // A stack tag replaces what it names, kept ones too (a volume key's notifications are one).
         if notification.toast.tag != NotificationToast.tag(id: id) {
@@ -680,7 +697,7 @@ extension Dispatcher: Machine {
     // MARK: Time and leaving
 
     private mutating func tick(at now: Double) -> [Effect] {
-        var effects: [Effect] = []
+        var effects = commands.tick(at: now)
         for (id, entry) in entries.sorted(by: { $0.key < $1.key }) {
             guard case .joining(let pid, let until) = entry.place, now >= until else { continue }
             // One stuck before the server answers must not hold up every other notification.

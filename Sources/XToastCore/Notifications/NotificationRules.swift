@@ -4,8 +4,9 @@
 /// `email` matches `email.arrived`), and on `summary` and `body` with a glob (`*backup*`,
 /// without case); every key it gives must match. The rest of the section is what a match does:
 /// `preset = NAME` and any look setting (`position = top`), `popup = false` (kept, in the
-/// centre and the history, never shown) and `drop = true` (closed as dismissed at once, nothing
-/// kept). All rules that match apply, in the order of the file; a later one wins.
+/// centre and the history, never shown), `drop = true` (closed as dismissed at once, nothing
+/// kept) and `run = COMMAND ARGS…` (`RuleCommands`). All rules that match apply, in the order
+/// of the file; a later one wins (every matching rule's command runs).
 ///
 ///     [rule mail]
 ///     app = Thunderbird
@@ -22,6 +23,8 @@ public struct NotificationRule: Equatable, Sendable {
     public var preset: String?
     /// Whether a match shows, goes to the centre unseen, or is dropped; nil: as other rules say.
     public var arrival: Arrival?
+    /// A command a match runs (`run = …`), as words: never through a shell unless it names one.
+    public var run: [String]?
     /// Look settings, checked, in the order given.
     public var settings: [Setting] = []
 
@@ -97,6 +100,12 @@ public struct NotificationRule: Equatable, Sendable {
                     } catch {
                         problems.append((entry.line, error.message))
                     }
+                } else if entry.key == "run" {
+                    guard let words = CommandWords.split(entry.value) else {
+                        problems.append((entry.line, "run: a command line, its quotes closed, at most 64 words"))
+                        continue
+                    }
+                    rule.run = words
                 } else if entry.key == "preset" {
                     rule.preset = entry.value
                 } else if let definition = OptionTable.named(entry.key), definition.scope == .look {

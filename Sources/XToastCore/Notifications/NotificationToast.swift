@@ -31,6 +31,9 @@ public struct NotificationToast: Equatable, Sendable {
     public var whenActed: Keeping
     /// Whether it shows as it comes, or the rules send it to the centre unseen or drop it.
     public var arrival = NotificationRule.Arrival.shown
+    /// The matching rules' commands (`run = …`), and what they are told in their environment.
+    public var commands: [[String]] = []
+    public var commandEnvironment: [String] = []
 
     /// Kept after its toast, or closed.
     public enum Keeping: String, Equatable, Sendable {
@@ -73,12 +76,16 @@ public struct NotificationToast: Equatable, Sendable {
         var preset = urgency
         var settings: [NotificationRule.Setting] = []
         var arrival = NotificationRule.Arrival.shown
+        var commands: [[String]] = []
         for rule in rules where rule.matches(request, urgency: urgency) {
             if let chosen = rule.preset { preset = chosen }
             if let chosen = rule.arrival { arrival = chosen }
+            if let command = rule.run, commands.count < RuleCommands.perNotification { commands.append(command) }
             settings += rule.settings
         }
         self.arrival = arrival
+        self.commands = commands
+        if !commands.isEmpty { commandEnvironment = RuleCommands.environment(id: id, request: request, urgency: urgency) }
         tag = request.hints.stackTag.flatMap { Ticket.isValidTag($0) ? $0 : nil } ?? Self.tag(id: id)
         var arguments = ["--print-outcome", "--preset", preset, "--tag", tag, "--markup"]
         for setting in settings {
