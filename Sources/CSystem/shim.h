@@ -34,3 +34,13 @@ static inline int xtoast_give_back_memory(void) {
     return 0;
 #endif
 }
+
+/* libcanberra's functions, as `dlopen` finds them (SoundPlayer): the library is loaded only
+ * when a sound is asked for, so its header is not needed and its types stay opaque here. */
+typedef int (*xtoast_ca_context_create)(void **context);
+typedef int (*xtoast_ca_context_destroy)(void *context);
+typedef int (*xtoast_ca_proplist_create)(void **proplist);
+typedef int (*xtoast_ca_proplist_destroy)(void *proplist);
+typedef int (*xtoast_ca_proplist_sets)(void *proplist, const char *key, const char *value);
+typedef int (*xtoast_ca_context_play_full)(void *context, unsigned int id, void *proplist, void *callback, void *userdata);
+typedef const char *(*xtoast_ca_strerror)(int code);

@@ -361,7 +361,8 @@ public final class NotificationService {
             // A notification that is gone already is not an error (as in dunst and GNOME).
             feed(.close(id))
         case "GetCapabilities":
-            let names = Self.capabilities.map { g_variant_new_string($0) }
+            // `sound` only where one can play (libcanberra loads: asked once, at the first call).
+            let names = (Self.capabilities + (SoundPlayer.canPlay ? ["sound"] : [])).map { g_variant_new_string($0) }
             reply(invocation, [g_variant_new_array(xtoast_variant_type("s"), names, gsize(names.count))])
         case "GetServerInformation":
             let information: [String] = ["xtoast", "xtoast", version, "1.2"]

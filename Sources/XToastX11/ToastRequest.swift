@@ -38,6 +38,8 @@ public struct ToastRequest: Sendable {
     public var announce = true
     /// Show even while toasts are paused (`--urgent`; see `Configuration.goesThroughPause`).
     public var urgent = false
+    /// Played as it first shows (`--sound`).
+    public var sound: Sound?
 
     public init(
         content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,

@@ -83,7 +83,10 @@ extension ToastSession {
             guard let showing else { break }
             let setUp = showing.isSetUp ? [] : try finishSetUp(showing)
             queue.announceShown(at: showing.windows[0].currentBox, progress: progress)
-            if shownAt == nil { shownAt = Clock.wall() }
+            if shownAt == nil {
+                shownAt = Clock.wall()
+                playSound()
+            }
             // Drawn over the old one: now the old one can go.
             retiring = nil
             return setUp
@@ -137,5 +140,23 @@ extension ToastSession {
         guard let queued else { return }
         XSync(display.pointer, 0)
         queued()
+    }
+}
+
+extension ToastSession {
+    /// Plays the toast's sound, once, as its first frame is out: not while toasts are paused
+    /// (an urgent toast goes through a pause silently; the pause is asked only then).
+    func playSound() {
+        guard let sound = request.sound else { return }
+        guard Sound.plays(paused: request.urgent && display.pause(now: Clock.wall()) != nil) else { return }
+        do throws(SoundPlayer.Failure) {
+            let player = try SoundPlayer.shared().get()
+            switch sound {
+            case .named(let name): try player.play(name: name, path: nil, description: name)
+            case .file(let path): try player.play(name: nil, path: path, description: path)
+            }
+        } catch {
+            warn("\(error.description); the toast shows without it")
+        }
     }
 }

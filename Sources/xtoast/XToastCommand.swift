@@ -304,6 +304,7 @@ struct XToastCommand {
             toast.fullscreen = settings.fullscreenPolicy
             toast.idleThreshold = settings.style.idleThreshold
             toast.urgent = settings.goesThroughPause
+            toast.sound = settings.sound
             if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
             toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
             if let runCommand {

@@ -277,6 +277,7 @@ struct ConfigurationBuilderTests {
             easing       = ease-in-out                # default
             scale        = Xft.dpi/96                 # default
             title        =                            # default
+            sound        =                            # default
             icon         =                            # default
             progress     =                            # default
             markup       = false                      # default

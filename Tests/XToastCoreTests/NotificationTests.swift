@@ -459,6 +459,34 @@ struct NotificationRuleTests {
         #expect(other.commands.isEmpty && other.commandEnvironment.isEmpty)
     }
 
+    @Test(arguments: [
+        ("message-new-instant", Sound.named("message-new-instant")), ("/usr/share/sounds/a.oga", .file("/usr/share/sounds/a.oga")),
+        ("file:///tmp/a%20b.oga", .file("/tmp/a b.oga")), ("../../etc/passwd", nil), ("relative/file.oga", nil), ("", nil),
+        (".hidden", nil), ("bell; rm -rf", nil), ("file://elsewhere/a.oga", nil), (String(repeating: "a", count: 65), nil),
+    ])
+    func soundsAreANameOrAnAbsoluteFile(text: String, sound: Sound?) {
+        #expect(Sound(parsing: text) == sound)
+    }
+
+    @Test func anApplicationsSoundUnlessItSuppressesItOrIsTransientAndARuleWins() {
+        func arguments(_ hints: [(String, HintValue)], rules: [NotificationRule] = []) -> [String] {
+            var request = NotificationRequest()
+            request.summary = "S"
+            for (name, value) in hints { request.hints.add(name, value) }
+            return NotificationToast(id: 1, request: request, icon: nil, rules: rules).arguments
+        }
+        #expect(arguments([("sound-name", .string("message-new-instant"))]).contains(["--sound", "message-new-instant"]))
+        // A file wins over a name, as the spec orders them.
+        #expect(arguments([("sound-name", .string("bell")), ("sound-file", .string("/s.oga"))]).contains(["--sound", "/s.oga"]))
+        #expect(!arguments([("sound-name", .string("bell")), ("suppress-sound", .boolean(true))]).contains("--sound"))
+        #expect(!arguments([("sound-name", .string("bell")), ("transient", .boolean(true))]).contains("--sound"))
+        #expect(!arguments([("sound-name", .string("bad name!"))]).contains("--sound"))
+        // A rule's sound comes after: the toast's command line takes the last.
+        let rule = NotificationRule(name: "chat", settings: [.init(key: "sound", value: "complete")])
+        let line = arguments([("sound-name", .string("bell"))], rules: [rule])
+        #expect(line.lastIndex(of: "--sound").map { line[$0 + 1] } == "complete")
+    }
+
     @Test func aCategoryMatchesItsSubcategories() {
         let rule = NotificationRule(name: "x", matches: ["category": "email"])
         var request = NotificationRequest()

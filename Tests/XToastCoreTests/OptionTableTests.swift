@@ -102,7 +102,8 @@ struct OptionTableTests {
         #expect(
             look == [
                 "duration", "position", "offset", "monitor", "fullscreen", "idle", "font", "foreground", "background", "radius", "padding",
-                "max-width", "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "icon", "progress", "markup", "announce",
+                "max-width", "max-lines", "fade-in", "fade-out", "easing", "scale", "title", "sound", "icon", "progress", "markup",
+                "announce",
                 "animation", "stack", "click-through", "urgent", "tag", "in-history",
             ])
     }
@@ -129,7 +130,7 @@ struct OptionTableTests {
                 "font": "Sans 14",
                 "foreground": "#ffffffff", "background": "#000000cc", "radius": "5", "padding": "10",
                 "max-width": "a third of the monitor", "max-lines": "12", "fade-in": "0.2", "fade-out": "0.8", "easing": "ease-in-out",
-                "scale": "Xft.dpi/96", "title": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
+                "scale": "Xft.dpi/96", "title": "(none)", "sound": "(none)", "icon": "(none)", "progress": "(none)", "markup": "(none)",
                 "announce": "true", "animation": "fade", "stack": "(none)", "click-through": "(none)", "urgent": "auto", "tag": "(none)",
                 "in-history": "true",
             ])
@@ -221,7 +222,7 @@ struct OptionTableTests {
 
     @Test("Files are offered for the options that take a path")
     func fileOptions() {
-        #expect(Set(OptionTable.all.filter(\.takesFile).map(\.name)) == ["icon", "render-png", "config"])
+        #expect(Set(OptionTable.all.filter(\.takesFile).map(\.name)) == ["icon", "sound", "render-png", "config"])
     }
 
     // MARK: Values
@@ -355,6 +356,7 @@ struct OptionTableTests {
         ("keep-notifications", "2.5", "keep-notifications"), ("keep-notifications-for", "30s", "keep-notifications-for"),
         ("keep-notifications-for", "forever", "keep-notifications-for"), ("bursts", "grouped", "bursts"),
         ("service-idle", "0s", "service-idle"), ("service-idle", "always", "service-idle"), ("bursts", "", "bursts"),
+        ("sound", "bell; rm", "sound"), ("sound", "relative/file.oga", "sound"),
     ]
 
     /// Value options that take any text: a file name, a display, a time zone, a title.

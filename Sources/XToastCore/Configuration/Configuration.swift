@@ -9,6 +9,8 @@ public struct Configuration: Sendable {
     public var tag: String?
     public var title: String?
     public var icon: Icon?
+    /// `--sound`: played as the toast shows.
+    public var sound: Sound?
     public var progress: Progress?
     public var markup = false
     /// Tell a running screen reader what the toast says (`--no-announce`, `announce = false`).

@@ -192,6 +192,21 @@ public enum OptionTable {
             config.title = try? MessageText.normalize(text)
         },
         OptionDefinition(
+            "sound", value: "sound", scope: .look,
+            help:
+                "Play a sound as the toast shows: a name of the freedesktop sound theme (message-new-instant, bell, complete), a sound file, or none. Not while toasts are paused (an urgent toast goes through a pause silently). Played through libcanberra, loaded only then.",
+            takesFile: true, current: { $0.sound?.description }
+        ) { config, text throws(OptionError) in
+            if text == "none" {
+                config.sound = nil
+                return
+            }
+            guard let sound = Sound(parsing: text) else {
+                throw OptionError("invalid sound \"\(text)\": expected a sound name (message-new-instant), an absolute path or none")
+            }
+            config.sound = sound
+        },
+        OptionDefinition(
             "icon", value: "icon", scope: .look,
             help:
                 "success, error, info, warning, an image file (PNG, SVG, JPEG, GIF, BMP, WebP, TIFF, ICO), or an icon name from the icon theme (-symbolic icons take the text colour).",

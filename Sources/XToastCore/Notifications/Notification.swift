@@ -55,6 +55,10 @@ public struct NotificationHints: Equatable, Sendable {
     /// `x-kde-origin-name`: where the notification comes from inside the application, such as
     /// the web site that asked a browser for it.
     public var originName: String?
+    /// `sound-name` (the freedesktop sound theme's), `sound-file`, and `suppress-sound`.
+    public var soundName: String?
+    public var soundFile: String?
+    public var suppressSound = false
     /// Hints of a type the spec does not give them, by name: one warning, then ignored.
     public var mistyped: [String] = []
 
@@ -80,9 +84,14 @@ public struct NotificationHints: Equatable, Sendable {
         case ("resident", .boolean(let flag)): resident = flag
         case ("x-kde-display-appname", .string(let text)): displayAppName = text
         case ("x-kde-origin-name", .string(let text)): originName = text
+        case ("sound-name", .string(let text)): soundName = text
+        case ("sound-file", .string(let text)): soundFile = text
+        case ("suppress-sound", .boolean(let flag)): suppressSound = flag
+        case ("suppress-sound", .integer(let number)): suppressSound = number != 0
         case ("urgency", _), ("category", _), ("desktop-entry", _), ("image-path", _), ("image_path", _), ("image-data", _),
             ("image_data", _), ("icon_data", _), ("value", _), ("x-dunst-stack-tag", _), ("x-canonical-private-synchronous", _),
-            ("transient", _), ("resident", _), ("x-kde-display-appname", _), ("x-kde-origin-name", _):
+            ("transient", _), ("resident", _), ("x-kde-display-appname", _), ("x-kde-origin-name", _), ("sound-name", _),
+            ("sound-file", _), ("suppress-sound", _):
             if mistyped.count < 16 { mistyped.append(name) }
         default: break
         }

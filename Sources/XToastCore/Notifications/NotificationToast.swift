@@ -88,6 +88,13 @@ public struct NotificationToast: Equatable, Sendable {
         if !commands.isEmpty { commandEnvironment = RuleCommands.environment(id: id, request: request, urgency: urgency) }
         tag = request.hints.stackTag.flatMap { Ticket.isValidTag($0) ? $0 : nil } ?? Self.tag(id: id)
         var arguments = ["--print-outcome", "--preset", preset, "--tag", tag, "--markup"]
+        // The application's sound, before the rules' settings (a rule's `sound =` wins); none
+        // for a transient one, or when it asks for none.
+        if !request.hints.suppressSound, !request.hints.transient,
+            let sound = (request.hints.soundFile.flatMap(Sound.init(parsing:)) ?? request.hints.soundName.flatMap(Sound.init(parsing:)))
+        {
+            arguments += ["--sound", sound.description]
+        }
         for setting in settings {
             guard let definition = OptionTable.named(setting.key) else { continue }
             arguments += definition.isFlag ? ["--\(setting.key)=\(setting.value)"] : ["--\(setting.key)", setting.value]
