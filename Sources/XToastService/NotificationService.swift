@@ -131,6 +131,9 @@ public final class NotificationService {
         feed(.start)
         let kept = store.all()
         feed(.recalled(kept, wallTime: Int(Clock.wall())))
+        // Listened to before it is read: a change after the read still comes as an event.
+        display.listenForPause()
+        feed(.paused(until: pauseEnd()))
         images.sweep(olderThan: driver.machine.limits.keptAge + 3600, keeping: Set(kept.compactMap(\.picture)))
         if !driver.machine.isFinished { display.idle { g_main_loop_run(loop) } }
         if displayWatch != 0 { g_source_remove(displayWatch) }
@@ -213,8 +216,29 @@ public final class NotificationService {
             return commands.run(id, command, environment: environment).map { [.commandEnded(id, $0)] } ?? []
         case .killCommand(let id):
             commands.kill(id)
+        case .openCenter:
+            openCenter()
         }
         return []
+    }
+
+    /// When the pause on the display ends, on the monotonic clock (infinity: when resumed);
+    /// nil: not paused. A round trip.
+    private func pauseEnd() -> Double? {
+        let wall = Clock.wall()
+        guard let pause = display.pause(now: wall) else { return nil }
+        return pause.end.map { Clock.monotonic() + Double($0) - wall } ?? .infinity
+    }
+
+    /// `xtoast --center`, from this same binary, on the service's display: the summary after a
+    /// pause was clicked. Not waited for (GLib reaps it).
+    private func openCenter() {
+        do throws(Errno) {
+            let pid = try ChildProcess.spawn("/proc/self/exe", arguments: ["xtoast", "--center"])
+            g_child_watch_add(pid, onCenterEnded, nil)
+        } catch {
+            warn("cannot open the centre: \(error)")
+        }
     }
 
     /// Gives the name up, waiting for the bus's answer (GIO asks synchronously): from then on a
@@ -252,7 +276,10 @@ public final class NotificationService {
     /// The display's connection has something to read, or has ended: at its end nothing can show
     /// any more, and every notification is closed before the service goes.
     fileprivate func displayReady() -> Bool {
-        if display.stillConnected() { return true }
+        if display.stillConnected() {
+            if display.takePauseChange() { feed(.paused(until: pauseEnd())) }
+            return true
+        }
         displayWatch = 0
         feed(.displayGone)
         stop(1, "lost the connection to the X server")
@@ -536,6 +563,7 @@ private let onMethodCall: GDBusInterfaceMethodCallFunc = { _, _, _, interface, m
     guard let interface, let method else { return }
     service?.call(String(cString: interface), String(cString: method), parameters, invocation)
 }
+private let onCenterEnded: GChildWatchFunc = { pid, _, _ in g_spawn_close_pid(pid) }
 private let onTimer: GSourceFunc = { _ in
     service?.timerFired()
     return 0

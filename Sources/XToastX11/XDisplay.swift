@@ -61,6 +61,8 @@ public final class XDisplay {
     public let name: String
     /// What each part of xtoast listens to on the root; the root gets their union.
     private var rootListeners: [RootListener: Int] = [:]
+    /// `_XTOAST_PAUSED` changed (a `PropertyNotify` read by `stillConnected`).
+    private var pauseChanged = false
     /// An InputOnly window that is never mapped, for `InputProbe`; made when first asked for.
     private var probe: xcb_window_t = 0
 
@@ -128,6 +130,8 @@ public final class XDisplay {
         case status
         /// The pause, for the centre's switch (`CenterWindow`).
         case center
+        /// The pause, for the notification service (what comes during it is kept unseen).
+        case service
     }
 
     /// Sets what `listener` wants of the root's events (0: nothing) and asks for the union,
@@ -229,9 +233,23 @@ public final class XDisplay {
         while XPending(pointer) > 0 {
             var event = XEvent()
             XNextEvent(pointer, &event)
+            if event.type == PropertyNotify && event.xproperty.window == root && event.xproperty.atom == atoms.paused {
+                pauseChanged = true
+            }
         }
         return true
     }
+
+    /// Whether `_XTOAST_PAUSED` changed since this was last asked, as the events `stillConnected`
+    /// read said (the notification service listens for it: `listenForPause`).
+    public func takePauseChange() -> Bool {
+        defer { pauseChanged = false }
+        return pauseChanged
+    }
+
+    /// Asks for the root's property changes, for `takePauseChange` (the notification service's
+    /// summary after a pause).
+    public func listenForPause() { listenOnRoot(PropertyChangeMask, as: .service) }
 
     /// The file descriptor to poll for events.
     public var fileDescriptor: Int32 { XConnectionNumber(pointer) }

@@ -44,6 +44,7 @@ enum NotificationServiceMode {
         limits.kept = settings.configuration.keptNotifications
         limits.keptAge = Int(settings.configuration.keptNotificationAge)
         limits.bursts = settings.configuration.bursts
+        limits.afterQuiet = settings.configuration.afterQuiet
         limits.idleTime = settings.configuration.serviceIdle
         if settings.origins["service-idle"] == nil, let text = Environment.value("XTOAST_NOTIFICATION_IDLE"), let seconds = Double(text),
             seconds > 0

@@ -292,6 +292,7 @@ struct ConfigurationBuilderTests {
             keep-notifications-for = 1d               # default
             service-idle = 30s                        # default
             bursts       = joined                     # default
+            after-quiet  = summary                    # default
             """
         #expect(try build().report == expected)
     }

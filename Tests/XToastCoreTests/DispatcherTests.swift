@@ -475,6 +475,101 @@ struct DispatcherCommandTests {
     }
 }
 
+@Suite("Dispatcher: quiet that stays quiet (what comes during a pause, then one summary)")
+struct DispatcherQuietTests {
+    static func from(_ app: String, _ id: UInt32) -> Dispatcher.Notification {
+        VirtualService.notification(id, timeout: -1, time: Int(id), app: app)
+    }
+
+    /// Paused until resumed, with Signal's 1 and 2 and Mail's 3 come meanwhile.
+    static func away(_ limits: Dispatcher.Limits = Dispatcher.Limits()) -> VirtualService {
+        var v = VirtualService(limits: limits)
+        v.send(.paused(until: .infinity))
+        for notification in [from("Signal", 1), from("Signal", 2), from("Mail", 3)] { v.send(.notify(notification)) }
+        return v
+    }
+
+    static func handedArguments(_ v: VirtualService) -> [[String]] {
+        v.effects.compactMap { if case .hand(_, let arguments, _) = $0 { arguments } else { nil } }
+    }
+
+    @Test("During a pause an application's notification is kept unseen, in the history; a critical one goes on")
+    func heldWhilePaused() {
+        var v = Self.away()
+        #expect(v.handed.isEmpty && v.dispatcher.kept.count == 3)
+        #expect(v.effects.filter { if case .record(let entry) = $0 { entry.ending == "quiet" } else { false } }.count == 3)
+        var request = NotificationRequest()
+        (request.appName, request.summary) = ("Pager", "Down")
+        request.hints.urgency = 2
+        v.send(.notify(Dispatcher.Notification(id: 4, toast: NotificationToast(id: 4, request: request, icon: nil))))
+        #expect(v.handed == [4])
+    }
+
+    @Test("As it ends: one summary toast by application, its click the centre; nobody hears of its end")
+    func oneSummary() {
+        var v = Self.away()
+        v.send(.paused(until: nil))
+        #expect(v.handed == [Dispatcher.summaryID])
+        let arguments = Self.handedArguments(v).last ?? []
+        #expect(arguments.suffix(4) == ["--title", "While you were away: 3", "--", "Signal 2, Mail 1"])
+        #expect(arguments.contains("--action"))
+        // Still kept, in the centre.
+        #expect(v.dispatcher.kept.count == 3)
+        v.queued(Dispatcher.summaryID)
+        let clicked = v.end(Dispatcher.summaryID, outcome: ["action"])
+        #expect(clicked.contains(.openCenter))
+        #expect(v.closed.isEmpty)
+    }
+
+    @Test("A summary that expires opens nothing and closes nothing")
+    func summaryExpires() {
+        var v = Self.away()
+        v.send(.paused(until: nil))
+        v.queued(Dispatcher.summaryID)
+        let effects = v.end(Dispatcher.summaryID)
+        #expect(!effects.contains(.openCenter) && v.closed.isEmpty && v.dispatcher.isEmpty)
+    }
+
+    @Test("Fewer than three, or after-quiet = replay: each shows as itself, out of the store")
+    func fewOrReplay() {
+        var v = Self.away()
+        v.user(2, .dismiss)
+        v.send(.paused(until: nil))
+        #expect(v.handed == [1])
+        #expect(v.effects.contains(.forget(1)) && v.effects.contains(.forget(3)))
+        var limits = Dispatcher.Limits()
+        limits.afterQuiet = .replay
+        var replay = Self.away(limits)
+        replay.send(.paused(until: nil))
+        #expect(replay.handed == [1])
+        replay.queued(1)
+        // Signal's second joins its first as a burst does, a second after it showed; then Mail's.
+        replay.advance(to: replay.now + 1)
+        #expect(replay.handed.prefix(2) == [1, 2])
+    }
+
+    @Test("A timed pause ends at its time, with nobody saying so")
+    func timedPause() {
+        var v = VirtualService()
+        v.send(.paused(until: 10))
+        for notification in [Self.from("A", 1), Self.from("B", 2), Self.from("C", 3)] { v.send(.notify(notification)) }
+        #expect(v.dispatcher.deadline == 10)
+        v.advance(to: 9)
+        #expect(v.handed.isEmpty)
+        v.advance(to: 10)
+        #expect(v.handed == [Dispatcher.summaryID])
+        #expect(v.dispatcher.quiet == .off)
+    }
+
+    @Test("A summary names five applications, the rest as …")
+    func summaryText() {
+        let notifications = (1...7).map { Self.from("App\($0)", UInt32($0)) } + [Self.from("App1", 8)]
+        let toast = NotificationToast(summaryOf: notifications)
+        #expect(toast.summary == "While you were away: 8")
+        #expect(toast.body == "App1 2, App2 1, App3 1, App4 1, App5 1, …")
+    }
+}
+
 @Suite("Dispatcher: notifications kept after their toasts (persistence)")
 struct DispatcherKeptTests {
     @Test("Its toast's time up (the server's time): kept, not closed; it holds no process and keeps no service running")

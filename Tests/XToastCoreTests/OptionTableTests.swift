@@ -356,6 +356,7 @@ struct OptionTableTests {
         ("keep-notifications", "2.5", "keep-notifications"), ("keep-notifications-for", "30s", "keep-notifications-for"),
         ("keep-notifications-for", "forever", "keep-notifications-for"), ("bursts", "grouped", "bursts"),
         ("service-idle", "0s", "service-idle"), ("service-idle", "always", "service-idle"), ("bursts", "", "bursts"),
+        ("after-quiet", "never", "after-quiet"),
         ("sound", "bell; rm", "sound"), ("sound", "relative/file.oga", "sound"),
     ]
 

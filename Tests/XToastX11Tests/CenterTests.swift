@@ -230,3 +230,54 @@ extension OnScreen {
         }
     }
 }
+
+/// Quiet that stays quiet (issue #30): twelve notifications during a pause end as one summary
+/// toast, the twelve kept in the centre; a click on the summary opens the centre.
+extension OnScreen {
+    @Suite(.serialized) struct AfterAPause {
+        @Test func twelveDuringAPauseAreOneSummaryThatOpensTheCentre() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            _ = try XToastProcess.run(["--pause"], display: display)
+            var resumed = false
+            defer { if !resumed { _ = try? XToastProcess.run(["--resume"], display: display) } }
+            let sent = try bus.run([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus
+                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                for n in range(12): server.Notify("Signal" if n < 8 else "Mail", 0, "", "Message %d" % n, "", [], {}, -1)
+                print("sent")
+                """,
+            ])
+            #expect(sent == "sent\n")
+            // Files the service writes: nothing to wait on but them.
+            try waitUntil("all twelve kept", timeout: 20) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: bus.folder + "/xtoast/kept")) ?? []).filter {
+                    $0.first?.isNumber == true
+                }
+                .count == 12
+            }
+            #expect(watcher.mappedToasts().isEmpty)
+            watcher.discardEvents()
+            _ = try XToastProcess.run(["--resume"], display: display)
+            resumed = true
+            let summary = try #require(try watcher.waitForToasts().first)
+            let listed = try bus.run(["env", "DISPLAY=\(display)", try xtoastBinary(), "--list"])
+            #expect(listed.contains("While you were away: 12"), "\(listed)")
+            #expect(listed.split(separator: "\n").filter { $0.hasPrefix("kept") }.count == 12, "\(listed)")
+            // A click on it: the centre opens.
+            let frame = try #require(watcher.geometry(summary))
+            try click(frame, display: display)
+            let center = try waitForValue("the centre opens", timeout: 20) { () -> Window? in
+                watcher.stackingOrder().first {
+                    watcher.classHint($0)?.name == "xtoast-center" && !watcher.longs($0, "_XTOAST_SHOWN", type: Atom(XA_CARDINAL)).isEmpty
+                }
+            }
+            try runTool("xdotool", ["key", "Escape"], display: display)
+            _ = try watcher.waitForDestroy(center)
+            try expectOthersStillShow(display, watcher)
+        }
+    }
+}

@@ -43,6 +43,8 @@ public struct Configuration: Sendable {
     public var serviceIdle = 30.0
     /// What a burst of one application's notifications makes.
     public var bursts = Dispatcher.Bursts.joined
+    /// `after-quiet`: a summary, or each in turn.
+    public var afterQuiet = Dispatcher.AfterQuiet.summary
     /// `--in`: seconds.
     public var delay: Double?
     /// `--at` as written; made an instant with the time zone rules by the command.

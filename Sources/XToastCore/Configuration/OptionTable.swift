@@ -448,6 +448,17 @@ public enum OptionTable {
             config.bursts = bursts
         },
         OptionDefinition(
+            "after-quiet", value: "kind", scope: .service,
+            help:
+                "What applications' notifications that came while toasts were paused make as the pause ends: summary (one toast, \"While you were away: 12\", that opens the centre; they wait there unseen meanwhile) or replay (each shows in turn).",
+            default: "summary", values: ["summary", "replay"], current: { $0.afterQuiet.rawValue }
+        ) { config, text throws(OptionError) in
+            guard let kind = Dispatcher.AfterQuiet(rawValue: text) else {
+                throw OptionError("invalid after-quiet \"\(text)\": expected summary or replay")
+            }
+            config.afterQuiet = kind
+        },
+        OptionDefinition(
             "notification-service", scope: .invocation,
             help:
                 "Serve applications' notifications (org.freedesktop.Notifications) on the session bus as toasts in the same queue; the bus starts it, and it exits after 30 s with nothing to show. Exits 69 if another program owns the name."

@@ -67,6 +67,10 @@ public struct Dispatcher: Sendable {
         /// Rules' commands running at once at most, and seconds each may run.
         public var commands = 8
         public var commandTime = 30.0
+        /// What the notifications that came during a pause make as it ends.
+        public var afterQuiet = AfterQuiet.summary
+        /// At least this many for a summary: fewer show as themselves.
+        public var summaryFrom = 3
 
         public init() {}
     }
@@ -77,6 +81,23 @@ public struct Dispatcher: Sendable {
         case joined
         /// A toast each, in turn.
         case queued
+    }
+
+    /// What the notifications that came while toasts were paused make as the pause ends.
+    public enum AfterQuiet: String, Equatable, Sendable {
+        /// One toast that says what came ("While you were away: 12", by application); a click
+        /// on it opens the centre, where they all are.
+        case summary
+        /// Each shows as itself, in turn (as before: the flood KDE removed).
+        case replay
+    }
+
+    /// Whether toasts are paused, as the service last heard, and what came meanwhile.
+    public enum Quiet: Equatable, Sendable {
+        case off
+        /// Paused until `until` (monotonic; infinity: until resumed): notifications that come
+        /// are kept unseen (`held`, in order), as a rule's `popup = false` keeps them.
+        case paused(until: Double, held: [UInt32])
     }
 
     /// A notification as the service accepted it.
@@ -151,6 +172,8 @@ public struct Dispatcher: Sendable {
         case displayGone
         /// A rule's command ended (the answer to `runCommand`, at its end).
         case commandEnded(Int, RuleCommands.End)
+        /// Toasts are paused until `until` (monotonic; infinity: until resumed), or not (nil).
+        case paused(until: Double?)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -188,6 +211,8 @@ public struct Dispatcher: Sendable {
         case runCommand(Int, command: [String], environment: [String])
         /// Kill a rule's command (and what it started): its time is up.
         case killCommand(Int)
+        /// Open the notification centre (the summary after a pause was clicked).
+        case openCenter
     }
 
     /// Where a notification is.
@@ -242,16 +267,18 @@ public struct Dispatcher: Sendable {
     }
 
     public let limits: Limits
-    public private(set) var phase: Phase = .serving(idleSince: nil)
+    public internal(set) var phase: Phase = .serving(idleSince: nil)
     public private(set) var spare: Spare = .none
     /// The newest notification of each id still alive.
-    private(set) var entries: [UInt32: Entry] = [:]
+    var entries: [UInt32: Entry] = [:]
     /// The waiting ones, in the order they are handed out.
-    private(set) var line: [UInt32] = []
+    var line: [UInt32] = []
     /// The notifications kept after their toasts, by id.
-    public private(set) var kept: [UInt32: Notification] = [:]
+    public internal(set) var kept: [UInt32: Notification] = [:]
     /// The rules' commands running.
     public private(set) var commands = RuleCommands()
+    /// Whether toasts are paused, and what came meanwhile.
+    public internal(set) var quiet = Quiet.off
     /// Processes whose notification was replaced by a newer one of its id: their end is no
     /// one's (but for their pictures).
     private var superseded: [Int32: String?] = [:]
@@ -286,6 +313,7 @@ public struct Dispatcher: Sendable {
         for entry in entries.values { if case .joining(_, let until) = entry.place { times.append(until) } }
         if let paced { times.append(paced) }
         if let command = commands.deadline { times.append(command) }
+        if case .paused(let until, _) = quiet, until.isFinite { times.append(until) }
         if case .serving(let since?) = phase, limits.idleTime.isFinite { times.append(since + limits.idleTime) }
         // Only once nothing is left: with work, its end decides (the linger may be past by then).
         if case .leaving(let until) = phase, isEmpty { times.append(until) }
@@ -337,6 +365,8 @@ extension Dispatcher: Machine {
             return closing + commands.killAll() + [.releaseName, .exit]
         case .commandEnded(let id, let end):
             return commands.ended(id, end, limits: limits) + becameIdle(at: now)
+        case .paused(let until):
+            return paused(until: until, at: now)
         }
     }
 
@@ -362,6 +392,13 @@ extension Dispatcher: Machine {
         // A rule's: unseen into the centre, or dropped, as it comes (one with its id on screen
         // stays as it is: a rule is for what arrives).
         if entries[id] == nil, notification.toast.arrival != .shown { return effects + arrive(notification, at: now) }
+        // While toasts are paused: kept unseen, for the summary as the pause ends.
+        if entries[id] == nil, case .paused(let until, let held) = quiet, notification.toast.group != nil {
+            quiet = .paused(until: until, held: held + [id])
+            var unseen = notification
+            unseen.toast.arrival = .quiet
+            return effects + arrive(unseen, at: now)
+        }
         if let old = entries[id] {
             switch old.place {
             case .waiting:
@@ -443,7 +480,7 @@ extension Dispatcher: Machine {
     }
 
     /// Past the bounds, the oldest waiting notifications are closed (`expired`).
-    private mutating func bound() -> [Effect] {
+    mutating func bound() -> [Effect] {
         var effects: [Effect] = []
         var bytes = line.reduce(0) { $0 + (entries[$1]?.notification.bytes ?? 0) }
         while line.count > limits.waiting || (bytes > limits.waitingBytes && line.count > 1) {
@@ -623,6 +660,11 @@ extension Dispatcher: Machine {
             (action, end) = toast.ending(report ?? NotificationChild.Report(), closedByCall: entry.asked == .close)
             clickTime = report?.clickTime
         }
+        // The summary after a pause is no application's: a click on it opens the centre.
+        if id == Self.summaryID {
+            entries[id] = nil
+            return action == nil ? [] : [.openCenter]
+        }
         // Spec 1.2: the token first, so that the application has it when it acts.
         let invoked: [Effect] = action.map { [.invoke(id, action: $0, clickTime: clickTime)] } ?? []
         switch end {
@@ -634,13 +676,15 @@ extension Dispatcher: Machine {
     /// Closes `id` for `reason`: its signal and its picture.
     private mutating func closeEntry(_ id: UInt32, _ reason: NotificationClosedReason) -> [Effect] {
         guard let entry = entries.removeValue(forKey: id) else { return [] }
-        return [.closed(id, reason)] + (entry.notification.picture.map { [.removePicture($0)] } ?? [])
+        // The summary after a pause is no application's: nobody hears its end.
+        let signal: [Effect] = id == Self.summaryID ? [] : [.closed(id, reason)]
+        return signal + (entry.notification.picture.map { [.removePicture($0)] } ?? [])
     }
 
     // MARK: Handing out
 
     /// Hands the next waiting notification to the spare, one at a time into the queue.
-    private mutating func handOut(at now: Double) -> [Effect] {
+    mutating func handOut(at now: Double) -> [Effect] {
         paced = nil
         guard !joining, busy < limits.running, let id = line.first, let entry = entries[id] else { return prepareSpare() }
         if let until = showingOfBurst(id).map({ $0.since + limits.burstPace }), now < until {
@@ -698,6 +742,7 @@ extension Dispatcher: Machine {
 
     private mutating func tick(at now: Double) -> [Effect] {
         var effects = commands.tick(at: now)
+        if case .paused(let until, _) = quiet, now >= until { effects += paused(until: nil, at: now) }
         for (id, entry) in entries.sorted(by: { $0.key < $1.key }) {
             guard case .joining(let pid, let until) = entry.place, now >= until else { continue }
             // One stuck before the server answers must not hold up every other notification.

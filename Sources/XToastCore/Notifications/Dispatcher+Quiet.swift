@@ -1,0 +1,70 @@
+/// Quiet that stays quiet (issue #30): while toasts are paused (`xtoast --pause`, the centre's
+/// switch), an application's notification is kept unseen as it comes (in the centre and the
+/// history, unread), instead of waiting in the queue to show when the pause ends. As it ends,
+/// one toast says what came ("While you were away: 12", "Signal 8, Mail 4"), and a click on it
+/// opens the centre: not the flood of a replay, which KDE removed (its bug 440837). Fewer than
+/// `summaryFrom`, or `after-quiet = replay`, show as themselves, in turn. Critical ones, and
+/// those with a stack tag (a volume bar) or of no named application, are not held: they go
+/// through the pause, or wait for its end, as before.
+extension Dispatcher {
+    /// The summary's id: never a notification's (the service counts them from 1).
+    public static let summaryID: UInt32 = 0
+    /// Applications named in a summary at most; the rest are "…".
+    static let summaryApps = 5
+
+    /// Toasts are paused until `until` (nil: not paused).
+    mutating func paused(until: Double?, at now: Double) -> [Effect] {
+        switch (quiet, until) {
+        case (.off, nil): return []
+        case (.off, let until?):
+            quiet = .paused(until: until, held: [])
+            return []
+        case (.paused(_, let held), let until?):
+            quiet = .paused(until: until, held: held)
+            return []
+        case (.paused(_, let held), nil):
+            quiet = .off
+            return cameBack(held.filter { kept[$0] != nil }, at: now)
+        }
+    }
+
+    /// The pause is over: what was held (and is still kept) shows as one summary, or each as
+    /// itself.
+    private mutating func cameBack(_ held: [UInt32], at now: Double) -> [Effect] {
+        guard !held.isEmpty else { return [] }
+        if case .serving = phase { phase = .serving(idleSince: nil) }
+        guard limits.afterQuiet == .summary, held.count >= limits.summaryFrom else {
+            var effects: [Effect] = []
+            for id in held {
+                guard let notification = kept.removeValue(forKey: id) else { continue }
+                effects.append(.forget(id))
+                entries[id] = Entry(notification: notification)
+                line.append(id)
+            }
+            return effects + bound() + handOut(at: now)
+        }
+        let summary = Notification(id: Self.summaryID, toast: NotificationToast(summaryOf: held.compactMap { kept[$0] }))
+        entries[Self.summaryID] = Entry(notification: summary)
+        line.append(Self.summaryID)
+        return handOut(at: now)
+    }
+}
+
+extension NotificationToast {
+    /// The summary of `notifications`, kept while toasts were paused: "While you were away: 12"
+    /// over "Signal 8, Mail 4" (by count, then name), its click the centre's opening.
+    init(summaryOf notifications: [Dispatcher.Notification]) {
+        var counts: [String: Int] = [:]
+        for notification in notifications { counts[notification.toast.app, default: 0] += 1 }
+        let apps = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        var body = apps.prefix(Dispatcher.summaryApps).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        if apps.count > Dispatcher.summaryApps { body += ", …" }
+        let title = "While you were away: \(notifications.count)"
+        self.init(
+            arguments: [
+                "--print-outcome", "--preset", "normal", "--tag", "xtoast-away", "--markup", "--action", "--title",
+                NotificationMarkup.escape(title), "--", NotificationMarkup.escape(body),
+            ], tag: "xtoast-away", buttonKeys: [], labels: [], hasDefaultAction: true, app: "xtoast", summary: title, body: body,
+            whenExpired: .closed, whenActed: .closed)
+    }
+}
