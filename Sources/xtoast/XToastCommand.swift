@@ -223,6 +223,18 @@ struct XToastCommand {
             report += pause.end.map { "# toasts paused for \(Int(Double($0) - now)) s more\n" } ?? "# toasts paused until --resume\n"
         }
         report += sources.configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
+        // `--app NAME`: what the rules do to a notification from NAME with this text.
+        if let app = request.app {
+            var notification = NotificationRequest()
+            notification.appName = app
+            let message = parsed.words.joined(separator: " ")
+            (notification.summary, notification.body) = sources.settings.title.map { ($0, message) } ?? (message, "")
+            if let preset = sources.settings.preset, let level = NotifySend.urgencies.firstIndex(of: preset) {
+                notification.hints.urgency = level
+            }
+            let rules = sources.configFile.map { NotificationRule.rules(in: $0.file).rules } ?? []
+            report += NotificationRule.explanation(of: rules, for: notification).map { $0 + "\n" }.joined()
+        }
         return report
     }
 

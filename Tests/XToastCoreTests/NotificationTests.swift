@@ -487,6 +487,35 @@ struct NotificationRuleTests {
         #expect(line.lastIndex(of: "--sound").map { line[$0 + 1] } == "complete")
     }
 
+    @Test func printConfigExplainsWhichRulesMatchAndWhatTheyDo() {
+        let file = ConfigFile(
+            parsing: """
+                [rule backups]
+                summary = *backup*
+                popup = false
+                [rule mail]
+                app = Thunderbird
+                preset = alert
+                [rule deploy]
+                summary = *deploy*
+                run = sh -c 'echo "$XTOAST_SUMMARY"'
+                """)
+        let rules = NotificationRule.rules(in: file).rules
+        var request = NotificationRequest()
+        (request.appName, request.summary) = ("Thunderbird", "Nightly backup")
+        #expect(
+            NotificationRule.explanation(of: rules, for: request) == [
+                "# rule backups: matches: popup = false", "# rule mail: matches: preset = alert",
+                "# rule deploy: does not match (summary)",
+                "# a notification from Thunderbird is kept unseen, in the centre and the history",
+            ])
+        (request.appName, request.summary) = ("CI", "Deploy done")
+        #expect(
+            NotificationRule.explanation(of: rules, for: request).suffix(2) == [
+                #"# rule deploy: matches: run = sh -c 'echo "$XTOAST_SUMMARY"'"#, "# a notification from CI shows (preset normal)",
+            ])
+    }
+
     @Test func aCategoryMatchesItsSubcategories() {
         let rule = NotificationRule(name: "x", matches: ["category": "email"])
         var request = NotificationRequest()

@@ -53,6 +53,8 @@ public struct Configuration: Sendable {
     public var display: String?
     public var renderPNG: String?
     public var preset: String?
+    /// `--app`: the application a notification is from, for `--print-config`'s rules.
+    public var app: String?
     public var configFile: String?
     public var noConfig = false
     public var mode = Mode.show

@@ -468,6 +468,11 @@ public enum OptionTable {
             help:
                 "Print how the toast ended: expired, clicked, action, button (its label on the next line), replaced, dismissed, dropped or terminated."
         ) { config, _ in config.printOutcome = true },
+        OptionDefinition(
+            "app", value: "name", scope: .invocation,
+            help:
+                "With --print-config: which of the config file's [rule NAME] sections a notification from application NAME would match, with the message as its summary (or --title as the summary over it), and what they would do."
+        ) { config, text in config.app = text },
         OptionDefinition("json", scope: .invocation, help: "--history and --list print JSON Lines, one object a toast.") {
             config, _ in config.json = true
         },

@@ -56,8 +56,13 @@ public struct NotificationRule: Equatable, Sendable {
     public static let sectionPrefix = "rule "
 
     /// Whether `request` (of urgency `urgency`) is one this rule is for.
-    public func matches(_ request: NotificationRequest, urgency: String) -> Bool {
-        for (key, wanted) in matches {
+    public func matches(_ request: NotificationRequest, urgency: String) -> Bool { mismatch(request, urgency: urgency) == nil }
+
+    /// The first of its keys (in `matchKeys`' order) that `request` does not match; nil: it
+    /// matches them all.
+    public func mismatch(_ request: NotificationRequest, urgency: String) -> String? {
+        for key in Self.matchKeys {
+            guard let wanted = matches[key] else { continue }
             let given: String?
             switch key {
             case "app": given = request.appName
@@ -65,18 +70,62 @@ public struct NotificationRule: Equatable, Sendable {
             case "desktop-entry": given = request.hints.desktopEntry
             case "summary", "body":
                 let text = key == "summary" ? request.summary : NotificationMarkup.plain(request.body)
-                guard Glob.matches(wanted, String(text.prefix(Self.globbedText)).lowercased()) else { return false }
+                guard Glob.matches(wanted, String(text.prefix(Self.globbedText)).lowercased()) else { return key }
                 continue
             default:
                 // "email" is "email", "email.arrived", "email.bounced".
                 if let category = request.hints.category?.lowercased(), category == wanted || category.hasPrefix(wanted + ".") {
                     continue
                 }
-                return false
+                return key
             }
-            guard given?.lowercased() == wanted else { return false }
+            guard given?.lowercased() == wanted else { return key }
         }
-        return true
+        return nil
+    }
+
+    /// What this rule does to a match, in the config file's words: `preset = alert, popup =
+    /// false, run = notify-me`.
+    public var effects: String {
+        var said: [String] = []
+        if let preset { said.append("preset = \(preset)") }
+        switch arrival {
+        case .quiet: said.append("popup = false")
+        case .dropped: said.append("drop = true")
+        case .shown: said.append("popup = true")
+        case nil: break
+        }
+        if let run { said.append("run = " + run.map(Self.quoted).joined(separator: " ")) }
+        said += settings.map { "\($0.key) = \($0.value)" }
+        return said.isEmpty ? "nothing" : said.joined(separator: ", ")
+    }
+
+    /// A command's word as it could be written back: quoted when it holds a space or a quote.
+    static func quoted(_ word: String) -> String {
+        guard word.isEmpty || word.contains(where: { $0.isWhitespace || $0 == "'" || $0 == "\"" || $0 == "\\" }) else { return word }
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
+    }
+
+    /// `--print-config --app NAME`'s lines: for a notification `request`, which rules match and
+    /// what they do, which do not and why, and what becomes of it; each a comment, one line, its
+    /// words bounded.
+    public static func explanation(of rules: [NotificationRule], for request: NotificationRequest) -> [String] {
+        let urgency = NotificationToast.urgency(request)
+        var lines = rules.map { rule in
+            let name = TerminalText.line(String(rule.name.prefix(64)))
+            if let key = rule.mismatch(request, urgency: urgency) { return "# rule \(name): does not match (\(key))" }
+            return "# rule \(name): matches: " + TerminalText.line(String(rule.effects.prefix(400)))
+        }
+        let toast = NotificationToast(id: 1, request: request, icon: nil, rules: rules)
+        let app = TerminalText.line(String(request.appName.prefix(64)))
+        switch toast.arrival {
+        case .shown:
+            let preset = toast.arguments.firstIndex(of: "--preset").map { toast.arguments[$0 + 1] } ?? ""
+            lines.append("# a notification from \(app) shows (preset \(preset))")
+        case .quiet: lines.append("# a notification from \(app) is kept unseen, in the centre and the history")
+        case .dropped: lines.append("# a notification from \(app) is dropped (closed as dismissed)")
+        }
+        return lines
     }
 
     /// The rules of a config file, in the file's order, and what is wrong in them (file line
