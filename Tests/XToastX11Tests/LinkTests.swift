@@ -55,5 +55,70 @@ extension OnScreen {
             #expect(opener.urls == [Self.url])
             try expectOthersStillShow(display, watcher)
         }
+
+        /// An application's notification (`body-hyperlinks`, advertised): a link that may not
+        /// be opened (`file:`) is plain text, so a click on it is a click on the toast. A click
+        /// on an openable link runs the opener with its URL and leaves the toast up, its default
+        /// action untaken; a click beside the link is the toast's click (the application hears
+        /// its default action) and runs nothing.
+        @Test func aClickOnALinkInANotificationOpensItAndNothingElseDoes() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let opener = try FakeOpener()
+            // The service and its toasts have the bus's environment.
+            let bus = try PrivateBus(display: display, environment: ["PATH": opener.path])
+            let capabilities = try bus.run(NotificationService.gdbus + ["org.freedesktop.Notifications.GetCapabilities"])
+            #expect(capabilities.contains("'body-hyperlinks'"), "\(capabilities)")
+
+            // The message alone (no summary), so that the box's middle is on the link's text.
+            _ = try bus.run(
+                NotificationService.gdbus + [
+                    "org.freedesktop.Notifications.Notify", "test", "0", "", "",
+                    "<a href=\"file:///etc/passwd\">Open the password file</a>",
+                    "[]", "{}", "0",
+                ])
+            let refused = try #require(try watcher.waitForToasts().first)
+            try click(try #require(watcher.clickableBox(refused)), display: display)
+            _ = try watcher.waitForDestroy(refused)
+
+            let client = try bus.start(["/usr/bin/python3", "-c", Self.client])
+            let toast = try #require(try watcher.waitForToasts().first)
+            let box = try #require(watcher.clickableBox(toast))
+            try click(box, display: display)
+            try waitUntil("the opener run with the link's URL") { !opener.urls.isEmpty }
+            #expect(opener.urls == [Self.url])
+            #expect(watcher.mappedToasts().contains(toast), "a click on the link closed the toast")
+            #expect(((try? String(contentsOfFile: client.output, encoding: .utf8)) ?? "").isEmpty)
+
+            try click((box.x + 2, box.y + box.height / 2, 1, 1), display: display)
+            #expect(try client.finish(timeout: 15).split(separator: "\n") == ["action default", "closed 2"])
+            _ = try watcher.waitForDestroy(toast)
+            #expect(opener.urls == [Self.url])
+            try expectOthersStillShow(display, watcher)
+        }
+
+        /// The application: a sticky notification whose body is a link, with a default action;
+        /// it prints the action it hears and the reason it was closed for.
+        static let client = """
+            import dbus, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.SessionBus()
+            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                    "org.freedesktop.Notifications")
+            mine = []
+            loop = GLib.MainLoop()
+            def action(id, key):
+                if id in mine: print("action", key, flush=True)
+            def closed(id, reason):
+                if id in mine:
+                    print("closed", reason, flush=True)
+                    loop.quit()
+            bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
+            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
+            body = '<a href="https://example.com/notes?a=1&amp;b=2">Open the release notes</a>'
+            mine.append(server.Notify("test", 0, "", "", body, ["default", "Open"], {}, 0))
+            GLib.timeout_add(20000, loop.quit)
+            loop.run()
+            """
     }
 }
