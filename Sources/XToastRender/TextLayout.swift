@@ -38,6 +38,9 @@ final class TextLayout {
 
     /// Whether markup was asked for but could not be read (the text is then shown plain).
     private(set) var markupFailed = false
+    /// The links in the text (markup's `<a href>`, `LinkedMarkup`): each URL and the bytes of
+    /// the layout's text it covers.
+    private(set) var links: [(url: String, bytes: Range<Int>)] = []
 
     init(
         text: String, font: String, color: Color, maximumWidth: Int, maximumLines: Int, maximumHeight: Int, scale: Double,
@@ -75,13 +78,21 @@ final class TextLayout {
         pango_layout_set_height(layout, -lines)
         // Plain text is never interpreted as markup; markup only when asked, and only if it
         // parses (pango_layout_set_markup would show nothing at all for bad markup).
-        if markup && pango_parse_markup(text, -1, 0, nil, nil, nil, nil) != 0 {
-            pango_layout_set_markup(layout, text, -1)
+        if markup, let read = TextLayout.read(markup: text) {
+            pango_layout_set_text(layout, read.text, Int32(read.text.count))
+            pango_layout_set_attributes(layout, read.attributes)
+            pango_attr_list_unref(read.attributes)
+            links = read.links
         } else {
             markupFailed = markup
             pango_layout_set_text(layout, text, -1)
         }
-        TextLayout.bound(layout, lines: lines, height: units(maximumHeight))
+        if let cut = TextLayout.bound(layout, lines: lines, height: units(maximumHeight)) {
+            // What was cut off cannot be clicked; the ellipsis belongs to no link.
+            links = links.compactMap { link in
+                link.bytes.lowerBound < cut ? (link.url, link.bytes.lowerBound..<min(link.bytes.upperBound, cut)) : nil
+            }
+        }
 
         var logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, nil, &logical)
@@ -92,17 +103,55 @@ final class TextLayout {
 
     private let color: Color
 
+    /// Markup with links (`LinkedMarkup`) read as Pango reads it: the text without the links'
+    /// markers, its attributes, and the bytes each link's text covers; nil when it does not
+    /// parse. Markers that disagree with the links (one came in as a character reference) make
+    /// no link at all.
+    private static func read(markup: String) -> (text: [CChar], attributes: OpaquePointer, links: [(url: String, bytes: Range<Int>)])? {
+        let linked = LinkedMarkup(markup)
+        var attributes: OpaquePointer?
+        var parsed: UnsafeMutablePointer<CChar>?
+        guard pango_parse_markup(linked.markup, -1, 0, &attributes, &parsed, nil, nil) != 0, let attributes, let parsed else {
+            return nil
+        }
+        defer { g_free(parsed) }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(parsed).assumingMemoryBound(to: UInt8.self), count: strlen(parsed))
+        // U+E000 and U+E001 in UTF-8.
+        let (start, end) = (Array(String(LinkedMarkup.start).utf8), Array(String(LinkedMarkup.end).utf8))
+        var text: [CChar] = []
+        var marks: [(isStart: Bool, at: Int)] = []
+        var index = 0
+        while index < bytes.count {
+            let rest = bytes[index...]
+            if rest.starts(with: start) || rest.starts(with: end) {
+                marks.append((rest.starts(with: start), text.count))
+                // The attributes after it move back with the text.
+                pango_attr_list_update(attributes, Int32(text.count), Int32(start.count), 0)
+                index += start.count
+                continue
+            }
+            text.append(CChar(bitPattern: bytes[index]))
+            index += 1
+        }
+        let paired =
+            marks.count == 2 * linked.links.count
+            && marks.enumerated().allSatisfy { $0.element.isStart == $0.offset.isMultiple(of: 2) }
+        let links = paired ? linked.links.enumerated().map { ($0.element, marks[2 * $0.offset].at..<marks[2 * $0.offset + 1].at) } : []
+        return (text, attributes, links)
+    }
+
     /// Holds the layout to `lines` lines in all and to `height` Pango units. A negative height
     /// (set above) counts lines per paragraph, so `seq 100` would still be 100 lines; a positive
     /// one bounds the whole layout but gives every paragraph at least one line. So past the
     /// limit the text is cut after its last allowed line, which leaves at most `lines`
     /// paragraphs, and the height then ellipsizes the last line that fits. Nothing happens (no
-    /// second layout) for text within the limits.
-    private static func bound(_ layout: OpaquePointer, lines: Int32, height: Int32) {
+    /// second layout) for text within the limits. The byte the text was cut at, if it was.
+    private static func bound(_ layout: OpaquePointer, lines: Int32, height: Int32) -> Int? {
         let count = pango_layout_get_line_count(layout)
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
-        guard count > lines || logical.height > height, count > 0 else { return }
+        guard count > lines || logical.height > height, count > 0 else { return nil }
+        var cutAt: Int?
         if count > lines, let line = pango_layout_get_line_readonly(layout, lines), let text = pango_layout_get_text(layout) {
             // The text before the first line past the limit; attributes from markup stay.
             let cut = Int(line.pointee.start_index)
@@ -114,6 +163,7 @@ final class TextLayout {
                 let removed = Int32(strlen(text) - kept.count)
                 pango_attr_list_update(attributes, Int32(kept.count), removed, Int32(ellipsis.count))
             }
+            cutAt = kept.count
             kept += ellipsis
             kept.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32($0.count)) }
@@ -123,6 +173,21 @@ final class TextLayout {
         let lineHeight = Int64(logical.height / count)
         let wanted = min(lineHeight * Int64(lines) + lineHeight / 2, Int64(height))
         pango_layout_set_height(layout, Int32(max(wanted, 1)))
+        return cutAt
+    }
+
+    /// The URL of the link at `point` (pixels from the text's logical top-left corner, where
+    /// `draw` puts it), if any: only on the link's own text, never beside a line or between
+    /// paragraphs.
+    func link(at point: Point) -> String? {
+        guard !links.isEmpty else { return nil }
+        let unit = Int(xtoast_pango_scale())
+        var index: Int32 = 0
+        var trailing: Int32 = 0
+        let x = Int32(clamping: (point.x + logicalOrigin.x) * unit)
+        let y = Int32(clamping: (point.y + logicalOrigin.y) * unit)
+        guard pango_layout_xy_to_index(layout, x, y, &index, &trailing) != 0 else { return nil }
+        return links.first { $0.bytes.contains(Int(index)) }?.url
     }
 
     /// Draws the text with its logical rectangle's top-left corner at `origin`.

@@ -213,6 +213,13 @@ public final class ToastPainter {
         layout.buttons?.draw(into: cr, style: style)
     }
 
+    /// The URL of the link at `point` (device pixels from the box's top-left corner), if any: on
+    /// a link's text in the message or the title.
+    public func link(at point: Point) -> String? {
+        func within(_ origin: Point) -> Point { Point(x: point.x - origin.x, y: point.y - origin.y) }
+        return layout.message.link(at: within(layout.messageOrigin)) ?? layout.title?.link(at: within(layout.titleOrigin))
+    }
+
     /// The button at `point` (device pixels from the box's top-left corner), if any.
     public func button(at point: Point) -> Int? { layout.buttons?.button(at: point) }
 

@@ -26,8 +26,8 @@ public final class NotificationService {
     /// sends a site's name as that hint, shown at the head of the title, instead of as the
     /// body's first paragraph).
     public static let capabilities = [
-        "body", "body-markup", "actions", "icon-static", "persistence", "x-canonical-private-synchronous", "x-dunst-stack-tag",
-        "x-kde-origin-name", "x-kde-display-appname",
+        "body", "body-markup", "body-hyperlinks", "actions", "icon-static", "persistence", "x-canonical-private-synchronous",
+        "x-dunst-stack-tag", "x-kde-origin-name", "x-kde-display-appname",
     ]
     /// The interface of the user's calls on kept notifications (`--press`, `--dismiss` and
     /// `--reshow` with `--notification`, the centre), on the same object: a call starts the

@@ -111,6 +111,44 @@ public enum ChildProcess {
         return pid
     }
 
+    /// Starts `arguments` (the first looked up on `PATH`) detached: in a session of its own,
+    /// adopted by init, its standard descriptors on /dev/null, with our environment and the
+    /// default handling of every signal. Nothing waits for it or reaps it: this returns once it
+    /// runs (the child between us ends at once, and its exec is confirmed through a pipe), and
+    /// throws when it could not be started (not found, not executable).
+    public static func spawnDetached(arguments: [String]) throws(Errno) {
+        guard let name = arguments.first, let path = lookUp(name) else { throw .noSuchFile }
+        let report = try Pipe()
+        let words = arguments.map { strdup($0) } + [nil]
+        let variables = Environment.all().map { strdup($0) } + [nil]
+        defer { (words + variables).forEach { free($0) } }
+        let child = xtoast_fork_detached(path, words, variables, report.write)
+        let failure = child < 0 ? Errno.current : nil
+        Glibc.close(report.write)
+        defer { Glibc.close(report.read) }
+        if let failure { throw failure }
+        // The child only forks and ends: a status other than 0 is a fork that failed there.
+        guard wait(child) == .exited(0) else { throw Errno(EAGAIN) }
+        // Its end (the exec closed it) or the exec's errno.
+        var code: Int32 = 0
+        let result = retryingOnInterrupt { Glibc.read(report.read, &code, MemoryLayout<Int32>.size) }
+        if case .success(let count) = result, count == MemoryLayout<Int32>.size { throw Errno(code) }
+    }
+
+    /// The program `name` runs as, as a shell finds it: `name` itself when it has a slash, else
+    /// the first executable file of that name in a folder of `PATH`.
+    public static func lookUp(_ name: String) -> String? {
+        guard !name.isEmpty else { return nil }
+        if name.contains("/") { return name }
+        let folders = (Environment.value("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        for folder in folders {
+            let path = (folder.isEmpty ? "." : String(folder)) + "/" + name
+            var status = stat()
+            if access(path, X_OK) == 0, stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { return path }
+        }
+        return nil
+    }
+
     /// Like `spawn`, but looks `arguments[0]` up on `PATH` (as a shell does); `environment`
     /// nil: ours; `ownGroup`: in a process group of its own (see `SpawnAttributes`).
     public static func spawnSearchingPath(

@@ -17,7 +17,7 @@ extension ToastSession {
             return try carryOutOnScreen(effect)
         case .lookAtLock, .watchLock, .withdraw, .restore:
             return try carryOutLock(effect)
-        case .lookAtFullscreen, .watchFullscreen, .lookAtIdle, .watchReturn, .lookAtPointer, .speak, .forward, .finish:
+        case .lookAtFullscreen, .watchFullscreen, .lookAtIdle, .watchReturn, .lookAtPointer, .speak, .forward, .open, .finish:
             return try carryOutLook(effect)
         }
     }
@@ -118,6 +118,13 @@ extension ToastSession {
             ScreenReader.announceIfRunning(text: Announcement.text(for: content), display: display)
         case .forward(let number):
             if let command = request.command { kill(command.pid, number) }
+        case .open(let url):
+            guard let command = Link.command(opening: url) else { break }
+            do throws(Errno) {
+                try ChildProcess.spawnDetached(arguments: command)
+            } catch {
+                warn("cannot open a link with \(command[0]): \(error)")
+            }
         default: break
         }
         return []

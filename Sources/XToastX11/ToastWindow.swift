@@ -162,17 +162,22 @@ final class ToastWindow {
     /// Unmaps the window (under a locker); `map` brings it back, on top.
     func unmap() { XUnmapWindow(display.pointer, window) }
 
-    /// The button a click at `point` (window coordinates) hit, if any: the box is drawn at the
-    /// last presented scale around its centre.
-    func button(atWindowPoint point: Point) -> Int? {
+    /// The button a click at `point` (window coordinates) hit, if any.
+    func button(atWindowPoint point: Point) -> Int? { painter.button(at: boxPoint(ofWindowPoint: point)) }
+
+    /// The URL of the link a click at `point` (window coordinates) hit, if any.
+    func link(atWindowPoint point: Point) -> String? { painter.link(at: boxPoint(ofWindowPoint: point)) }
+
+    /// Where `point` (window coordinates) is on the content, from the box's top-left corner:
+    /// the box is drawn at the last presented scale around its centre.
+    private func boxPoint(ofWindowPoint point: Point) -> Point {
         let box = currentBox
         let scale = presentedScale > 0 ? presentedScale : 1
         func unscaled(_ window: Int, _ origin: Int, _ length: Int) -> Int {
             let centre = Double(origin) + Double(length) / 2
             return Int(((Double(window) - centre) / scale + Double(length) / 2).rounded(.down))
         }
-        return painter.button(
-            at: Point(x: unscaled(frame.x + point.x, box.x, box.width), y: unscaled(frame.y + point.y, box.y, box.height)))
+        return Point(x: unscaled(frame.x + point.x, box.x, box.width), y: unscaled(frame.y + point.y, box.y, box.height))
     }
 
     /// Whether `point` (window coordinates) is inside the window.

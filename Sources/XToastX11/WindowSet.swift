@@ -24,8 +24,9 @@ final class WindowSet {
     /// A window came, went or changed hands, or the window manager's client list or work area
     /// changed: look at the panels again.
     private var panelsMayHaveChanged = false
-    /// The first button went down on this window, over this target: the release decides.
-    private var pressed: (window: Window, outcome: Outcome)?
+    /// The first button went down on this window, over this target (the toast, a button or a
+    /// link, as the click it would be): the release decides.
+    private var pressed: (window: Window, click: Session.Event)?
 
     /// What a box's place on its monitor was worked out from.
     struct Spot {
@@ -92,7 +93,10 @@ final class WindowSet {
             guard event.xbutton.button == UInt32(Button1), let window = windows.first(where: { $0.window == event.xbutton.window })
             else { break }
             let point = Point(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
-            pressed = (window.window, window.button(atWindowPoint: point).map(Outcome.button) ?? .clicked)
+            let target =
+                window.button(atWindowPoint: point).map { Session.Event.click(.button($0)) }
+                ?? window.link(atWindowPoint: point).map(Session.Event.link)
+            pressed = (window.window, target ?? .click(.clicked))
         case ButtonRelease:
             // The press's implicit grab brings the release here, wherever the pointer went: it
             // counts where it was pressed, if released over the same window.
@@ -102,7 +106,7 @@ final class WindowSet {
             pressed = nil
             let point = Point(x: Int(event.xbutton.x), y: Int(event.xbutton.y))
             guard window.contains(windowPoint: point) else { break }
-            return .click(press.outcome)
+            return press.click
         case MapNotify:
             // A newly mapped window may cover the toast. Not answered for override-redirect
             // windows: a screen locker must stay on top (and other always-on-top programs

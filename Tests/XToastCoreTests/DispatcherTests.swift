@@ -548,6 +548,24 @@ struct DispatcherQuietTests {
         #expect(replay.handed.prefix(2) == [1, 2])
     }
 
+    @Test("A summary dismissed before it showed: nobody hears of it either")
+    func summaryDismissedWhileWaiting() {
+        var limits = Dispatcher.Limits()
+        limits.running = 1
+        var v = Self.away(limits)
+        // A critical one goes through the pause and takes the one process there may be.
+        var request = NotificationRequest()
+        (request.appName, request.summary) = ("Pager", "Down")
+        request.hints.urgency = 2
+        v.send(.notify(Dispatcher.Notification(id: 4, toast: NotificationToast(id: 4, request: request, icon: nil))))
+        v.queued(4)
+        v.send(.paused(until: nil))
+        #expect(v.handed == [4])
+        v.send(.dismissAll)
+        #expect(!v.closed.contains { $0.0 == Dispatcher.summaryID })
+        #expect(v.dispatcher.place(of: Dispatcher.summaryID) == nil)
+    }
+
     @Test("A timed pause ends at its time, with nobody saying so")
     func timedPause() {
         var v = VirtualService()

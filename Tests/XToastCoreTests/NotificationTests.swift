@@ -232,7 +232,14 @@ struct NotificationMarkupTests {
         "The spec's subset is kept or made text; nothing else gets through",
         arguments: [
             ("plain", "plain"), ("<b>bold</b> <i>it</i> <u>under</u>", "<b>bold</b> <i>it</i> <u>under</u>"),
-            ("<a href=\"https://x\">link</a>", "link"), ("<img src=\"x.png\" alt=\"a &amp; b\"/>", "a &amp; b"),
+            ("<a href=\"https://x\">link</a>", "<a href=\"https://x\">link</a>"),
+            ("<A href='http://x/?a=1&amp;b=2'>q</A>", "<a href=\"http://x/?a=1&amp;b=2\">q</a>"),
+            ("<a href=\"file:///etc/passwd\">file</a>", "file"), ("<a href=\"javascript:alert(1)\">js</a>", "js"),
+            ("<a href=\"https://x/&quot;onclick\">q</a>", "q"), ("<a name=\"top\">anchor</a>", "anchor"),
+            ("<a href=\"https://x\">out <a href=\"https://y\">in</a> out</a>", "<a href=\"https://x\">out in</a> out"),
+            ("<b><a href=\"https://x\">crossed</b></a>", "<b><a href=\"https://x\">crossed</a></b>"),
+            ("<a href=\"https://x\">open", "<a href=\"https://x\">open</a>"),
+            ("<img src=\"x.png\" alt=\"a &amp; b\"/>", "a &amp; b"),
             ("line<br>break<br/>", "line\nbreak\n"), ("<span size=\"99999\">big</span>", "&lt;span size=\"99999\"&gt;big&lt;/span&gt;"),
             ("<b>open", "<b>open</b>"), ("<b><i>crossed</b></i>", "<b><i>crossed</i></b>"), ("</u>stray", "stray"),
             ("AT&T <3 a>b", "AT&amp;T &lt;3 a&gt;b"),
@@ -276,13 +283,23 @@ struct NotificationMarkupTests {
     }
 
     static func isOnlyOwnMarkup(_ markup: String) -> Bool {
-        let tags = ["<b>", "<i>", "<u>", "</b>", "</i>", "</u>"].map { Array($0.unicodeScalars) }
+        let tags = ["<b>", "<i>", "<u>", "</b>", "</i>", "</u>", "</a>"].map { Array($0.unicodeScalars) }
         let scalars = Array(markup.unicodeScalars)
         var index = 0
         while index < scalars.count {
             let rest = scalars[index...]
             switch scalars[index] {
             case "<":
+                // A link: its URL one that may be opened, with its `&` escaped.
+                if rest.starts(with: "<a href=\"".unicodeScalars), let close = rest.dropFirst(9).firstIndex(of: "\""),
+                    scalars.count > close + 1, scalars[close + 1] == ">"
+                {
+                    let url = String(String.UnicodeScalarView(scalars[(index + 9)..<close]))
+                    guard Link.openable(url.replacing("&amp;", with: "&")) != nil, !url.replacing("&amp;", with: "").contains("&")
+                    else { return false }
+                    index = close + 2
+                    continue
+                }
                 guard let tag = tags.first(where: { rest.starts(with: $0) }) else { return false }
                 index += tag.count
             case "&":
@@ -299,10 +316,24 @@ struct NotificationMarkupTests {
         return true
     }
 
+    @Test("A notification's sanitised link reads back as the same link")
+    func roundTrip() {
+        let body = NotificationMarkup.sanitize("Open <a href=\"https://example.com/?a=1&amp;b=2\">the page</a>")
+        #expect(body == "Open <a href=\"https://example.com/?a=1&amp;b=2\">the page</a>")
+        let linked = LinkedMarkup(body)
+        #expect(linked.links == ["https://example.com/?a=1&b=2"])
+        #expect(linked.markup == "Open \(LinkedMarkupTests.u)the page\(LinkedMarkupTests.e)")
+    }
+
     @Test func outputIsBoundedAndBalanced() {
         let output = NotificationMarkup.sanitize(String(repeating: "<b><i>x", count: 50_000))
         #expect(output.count <= NotificationMarkup.outputLimit + 200)
         #expect(output.hasSuffix("</i></b>") || output.hasSuffix("</b>"))
+        // Long links, their `&` written out five times as long: one that does not fit keeps its text.
+        let link = "<a href=\"https://x/?" + String(repeating: "&amp;", count: 180) + "\">x</a>"
+        let links = NotificationMarkup.sanitize(String(repeating: "<b>" + link, count: 1000))
+        #expect(links.unicodeScalars.count <= NotificationMarkup.outputLimit + 200)
+        #expect(LinkedMarkup(links).links.count == 3)
     }
 }
 

@@ -58,4 +58,84 @@ import XToastSystem
         Environment.unset("XTOAST_SYSTEM_TEST")
         #expect(!Environment.isSet("XTOAST_SYSTEM_TEST"))
     }
+
+    /// A program started detached (the opener of a link) runs on its own: it is not our child,
+    /// it is in a session of its own, its standard descriptors go nowhere, nothing else of ours
+    /// is open in it, no signal is blocked or ignored, and the call returns while it still runs.
+    @Test func aDetachedProgramRunsOnItsOwn() throws {
+        // Ignored and blocked here (as xtoast ignores SIGPIPE and blocks the signals it reads),
+        // but not in the program.
+        signal(SIGPIPE, SIG_IGN)
+        var blocked = sigset_t()
+        var saved = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGUSR2)
+        pthread_sigmask(SIG_BLOCK, &blocked, &saved)
+        // `sleep` changes none of that, and its argument finds it.
+        let seconds = "30.\(getpid())"
+        let started = Clock.monotonic()
+        try ChildProcess.spawnDetached(arguments: ["sleep", seconds])
+        pthread_sigmask(SIG_SETMASK, &saved, nil)
+        #expect(Clock.monotonic() - started < 2)
+        let pid = try #require(Self.process(commandLine: ["sleep", seconds]))
+        defer { kill(pid, SIGKILL) }
+
+        let stat = (try? RegularFile.read("/proc/\(pid)/stat", limit: 4096)).map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        // pid (comm) state ppid pgrp session …
+        let fields = stat.split(separator: ")").last?.split(separator: " ").map(String.init) ?? []
+        try #require(fields.count > 4, "\(stat)")
+        #expect(pid_t(fields[1]) != getpid())
+        #expect(pid_t(fields[3]) != getsid(0))
+        #expect(Self.descriptors(of: pid) == ["0", "1", "2"])
+        for descriptor in 0...2 {
+            var target = [CChar](repeating: 0, count: 256)
+            let length = readlink("/proc/\(pid)/fd/\(descriptor)", &target, target.count - 1)
+            #expect(length > 0 && String(cString: target) == "/dev/null")
+        }
+        let status = (try? RegularFile.read("/proc/\(pid)/status", limit: 8192)).map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        func mask(_ name: String) -> UInt64? {
+            status.split(separator: "\n").first { $0.hasPrefix(name + ":") }.flatMap {
+                UInt64($0.split(separator: "\t").last ?? "", radix: 16)
+            }
+        }
+        #expect(mask("SigBlk") == 0)
+        // Signals 1 to 31; glibc's own (32, 33) are not ours to set.
+        #expect(mask("SigIgn").map { $0 & 0x7fff_ffff } == 0)
+    }
+
+    /// The process whose command line is `arguments`, waited for a while.
+    static func process(commandLine arguments: [String]) -> pid_t? {
+        let wanted = Array(arguments.joined(separator: "\0").utf8) + [0]
+        for _ in 0..<500 {
+            guard let folder = opendir("/proc") else { return nil }
+            defer { closedir(folder) }
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                guard let pid = pid_t(name), let line = try? RegularFile.read("/proc/\(pid)/cmdline", limit: 4096) else { continue }
+                if line.bytes == wanted { return pid }
+            }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    /// The descriptors `pid` holds open, by number.
+    static func descriptors(of pid: pid_t) -> [String] {
+        guard let folder = opendir("/proc/\(pid)/fd") else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    @Test func aDetachedProgramThatCannotStartSaysWhy() {
+        #expect(throws: Errno.noSuchFile) { try ChildProcess.spawnDetached(arguments: ["xtoast-no-such-program"]) }
+        let path = "/tmp/xtoast-not-executable-\(getpid())"
+        close(open(path, O_CREAT | O_WRONLY | O_TRUNC, 0o644))
+        defer { unlink(path) }
+        #expect(throws: Errno(EACCES)) { try ChildProcess.spawnDetached(arguments: [path]) }
+    }
 }

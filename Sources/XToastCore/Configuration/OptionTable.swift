@@ -232,7 +232,8 @@ public enum OptionTable {
             config.progress = progress
         },
         OptionDefinition(
-            "markup", scope: .look, help: "The message and title are Pango markup (<b>, <i>, <span>); bad markup shows as plain text.",
+            "markup", scope: .look,
+            help: "The message and title are Pango markup (<b>, <i>, <span>; <a href> opens on a click); bad markup shows as plain text.",
             values: booleanWords, current: { String($0.markup) }
         ) { config, text throws(OptionError) in config.markup = try boolean(text, "markup") },
         OptionDefinition(

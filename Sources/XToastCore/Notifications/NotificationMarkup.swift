@@ -1,8 +1,10 @@
 /// A notification's body, in the spec's markup subset (`<b> <i> <u> <a href> <img alt>`), made
-/// into Pango markup that cannot break the box: the body comes from any application, and
-/// Pango's own markup would let it set sizes, fonts and colours. Bold, italic and underline are
-/// kept; a link keeps its text; an image becomes its `alt` text; `<br>` a line break. Any other
-/// tag, and any `<`, `>` or `&` that starts nothing known, is shown as the text it is.
+/// into markup that cannot break the box: the body comes from any application, and Pango's own
+/// markup would let it set sizes, fonts and colours. Bold, italic and underline are kept; a link
+/// stays a link (`<a href="URL">`, which the toast draws and opens: `LinkedMarkup`) when its URL
+/// may be opened (`Link.openable`), and keeps only its text otherwise; an image becomes its
+/// `alt` text; `<br>` a line break. Any other tag, and any `<`, `>` or `&` that starts nothing
+/// known, is shown as the text it is.
 public enum NotificationMarkup {
     /// Scalars (so characters, too) of markup made at most: the toast shows a few lines, and the
     /// command cuts its text at `MessageText.characterLimit`, which must not fall inside a tag.
@@ -36,12 +38,19 @@ public enum NotificationMarkup {
                             open.append(name)
                             emit("<\(name)>")
                         }
-                    case .close(let name) where ["b", "i", "u"].contains(name):
+                    case .close(let name) where ["b", "i", "u", "a"].contains(name):
                         // Out of order, the tags above it close with it; one never opened goes.
                         if let depth = open.lastIndex(of: name) {
                             while open.count > depth { emit("</\(open.removeLast())>") }
                         }
-                    case .open("a"), .close("a"): break
+                    case .link(let href):
+                        // A link in a link, or one past the bounds, keeps its text alone.
+                        if let tag = href.flatMap(Link.openable).map({ "<a href=\"\(escape($0))\">" }), !open.contains("a"),
+                            open.count < Self.depthLimit, output.count + tag.unicodeScalars.count <= Self.outputLimit
+                        {
+                            open.append("a")
+                            emit(tag)
+                        }
                     case .open("img"), .close("img"): break
                     case .image(let alt): emit(escape(alt))
                     case .open("br"): emit("\n")
@@ -122,6 +131,8 @@ public enum NotificationMarkup {
         case open(String), close(String)
         /// `<img src=… alt=…>`: its alt text.
         case image(alt: String)
+        /// `<a href=…>`: its URL, as written.
+        case link(href: String?)
 
         init?(_ inside: ArraySlice<Unicode.Scalar>) {
             var text = inside
@@ -141,7 +152,7 @@ public enum NotificationMarkup {
                 guard rest.allSatisfy({ isSpace($0) || $0 == "/" }) else { return nil }
                 self = .open(name)
             } else if name == "a" {
-                self = .open(name)
+                self = .link(href: Tag.attribute("href", in: rest))
             } else {
                 return nil
             }

@@ -44,6 +44,8 @@ extension Session {
         case remote(RemoteCommand)
         /// A click on the toast (`.clicked`) or on one of its buttons.
         case click(Outcome)
+        /// A click on a link in its text: the link's URL (`LinkedMarkup`).
+        case link(String)
         /// Another window came over ours.
         case covered
         /// The server lost our pixels: draw again.
@@ -156,6 +158,9 @@ extension Session {
         case lookAtPointer
         /// Pass a signal on to the `--run` command.
         case forward(Int32)
+        /// Start the desktop's opener on this URL (`Link.command(opening:)`), on its own: nothing
+        /// waits for it, and the toast goes on as it was.
+        case open(String)
         /// Close the windows now.
         case hide
         /// Leave the queue, the stack and the schedule, so that the next toast can show.

@@ -11,6 +11,8 @@ extension Session {
             return showing != nil && plan.stack ? [.restack] : []
         case .click(let outcome):
             return showing != nil ? end(outcome) : []
+        case .link(let url):
+            return open(url, at: now)
         case .covered:
             // Never raised over a locker: it is withdrawn under one anyway.
             return showing.map { $0.underLock ? [] : [.raise] } ?? []
@@ -54,6 +56,18 @@ extension Session {
         default:
             return []
         }
+    }
+
+    /// A click on a link: its URL is opened, if it may be, and the toast stays as it was. The
+    /// click is the link's, not the toast's: a click on the toast is the application's default
+    /// action or its dismissal, and the user who follows a link asked for neither. A second link
+    /// within `linkRepeatInterval` (the second click of a double click) opens nothing more.
+    private mutating func open(_ url: String, at now: Double) -> [Effect] {
+        guard var showing, showing.presentation != nil, let url = Link.openable(url) else { return [] }
+        if let last = showing.linkOpened, now - last < Self.linkRepeatInterval { return [] }
+        showing.linkOpened = now
+        phase = .showing(showing)
+        return [.open(url)]
     }
 
     /// The windows asked for by `show` are up: a presentation starts on the timeline picked.

@@ -194,6 +194,8 @@ extension Session {
         public internal(set) var nextPointerLook: Double?
         /// Stacked: the windows slide towards a new place.
         public internal(set) var slide: Sliding?
+        /// When a click last opened a link (monotonic seconds).
+        public internal(set) var linkOpened: Double?
 
         public init(screen: Screen = Screen(), timeline: Timeline = Timeline(motion: .none, hold: nil)) {
             self.screen = screen
@@ -282,6 +284,9 @@ extension Session {
     /// away makes no raw motion, and is noticed at most this late, for one round trip a second
     /// while the toast's time stands still anyway.
     public static let pointerRestLookInterval = 1.0
+    /// Seconds after a link was opened in which a click on a link opens nothing: the second
+    /// click of a double click (GTK's and Qt's double-click time is 0.4 s) would open it twice.
+    public static let linkRepeatInterval = 0.5
     /// Seconds between two looks at the idle time while waiting for the user's return on a server
     /// without an idle alarm (no SYNC `IDLETIME`): a return noticed at most this late, for one
     /// round trip a second.
