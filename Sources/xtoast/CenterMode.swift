@@ -58,10 +58,10 @@ enum CenterMode {
                 case .closeAsked: return ExitStatus.success
                 case .pauseChanged:
                     for effect in center.handle(.paused(display.pause(now: Clock.wall()) != nil)) {
-                        draw = interpreter.carryOut(effect, center: center) || draw
+                        draw = interpreter.carryOut(effect) || draw
                     }
                 case .center(let event):
-                    for effect in center.handle(event) { draw = interpreter.carryOut(effect, center: center) || draw }
+                    for effect in center.handle(event) { draw = interpreter.carryOut(effect) || draw }
                 }
                 if center.isClosed { return ExitStatus.success }
             }
@@ -117,7 +117,7 @@ enum CenterMode {
         let store: KeptStore
 
         /// Carries out `effect`; whether the window must be drawn again.
-        func carryOut(_ effect: Center.Effect, center: Center) -> Bool {
+        func carryOut(_ effect: Center.Effect) -> Bool {
             switch effect {
             case .redraw: return true
             case .close: window.close()
