@@ -151,6 +151,39 @@ extension OnScreen {
             try expectOthersStillShow(display, watcher)
         }
 
+        /// A client floods while the centre is open (a rule keeps its 300 notifications unseen,
+        /// each a file of the store as it comes): the centre lists them as they come, and still
+        /// answers the keyboard.
+        @Test func aFloodWhileItIsOpen() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let config = temporaryPath("-config")
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            try FileManager.default.createDirectory(atPath: config + "/xtoast", withIntermediateDirectories: true)
+            try "keep-notifications = 1000\n[rule flood]\napp = flood\npopup = false\n".write(
+                toFile: config + "/xtoast/config", atomically: true, encoding: .utf8)
+            let bus = try PrivateBus(display: display, environment: ["XDG_CONFIG_HOME": config, "XDG_STATE_HOME": config + "/state"])
+            let (center, _) = try openCenter(bus, display, watcher)
+            let sent = try bus.run([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus
+                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                for n in range(300): server.Notify("flood", 0, "", "Flood %d" % n, "x" * 2000, [], {}, -1)
+                print("sent")
+                """,
+            ])
+            #expect(sent == "sent\n")
+            // The centre marks what it lists read as it comes: the marker reaching the last id
+            // says it read them all (a file it writes: nothing to wait on but it).
+            try waitUntil("the centre lists all 300", timeout: 30) {
+                (try? String(contentsOfFile: bus.folder + "/xtoast/kept/read-up-to", encoding: .utf8)) == "300\n"
+            }
+            try runTool("xdotool", ["key", "End", "Home", "Escape"], display: display)
+            #expect(try center.result(timeout: 20).status == 0)
+            try expectOthersStillShow(display, watcher)
+        }
+
         /// A click outside closes it, as a menu's would.
         @Test func aClickOutsideClosesIt() throws {
             let (display, watcher) = try prepareSharedDisplay()
