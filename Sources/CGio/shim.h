@@ -12,8 +12,10 @@ static inline const GVariantType *xtoast_variant_type(const char *text) { return
  * function: see CX11/shim.h). */
 __attribute__((weak)) GDBusInterfaceVTable xtoast_service_vtable = {0};
 static inline guint xtoast_register_object(GDBusConnection *connection, const char *path, GDBusInterfaceInfo *info,
-                                           GDBusInterfaceMethodCallFunc call, GError **error) {
+                                           GDBusInterfaceMethodCallFunc call, GDBusInterfaceGetPropertyFunc get,
+                                           GError **error) {
     xtoast_service_vtable.method_call = call;
+    xtoast_service_vtable.get_property = get;
     return g_dbus_connection_register_object(connection, path, info, &xtoast_service_vtable, NULL, NULL, error);
 }
 

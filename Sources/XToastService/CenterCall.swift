@@ -67,7 +67,7 @@ public enum CenterCall {
         }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         let numbers = ids.withUnsafeBufferPointer {
-            g_variant_new_fixed_array(xtoast_variant_type("u"), $0.baseAddress, gsize($0.count), gsize(MemoryLayout<UInt32>.size))
+            g_variant_new_fixed_array(variantType("u"), $0.baseAddress, gsize($0.count), gsize(MemoryLayout<UInt32>.size))
         }
         var values: [OpaquePointer?] = [numbers]
         let reply = g_dbus_connection_call_sync(
@@ -93,7 +93,7 @@ public enum CenterCall {
     }
 
     /// The service's own errors as it words them; the bus's in words for the user.
-    private static func failure(of error: UnsafeMutablePointer<GError>?) -> String {
+    static func failure(of error: UnsafeMutablePointer<GError>?) -> String {
         guard let error else { return "the notification service did not answer" }
         let remote = g_dbus_error_get_remote_error(error).map { name in
             defer { g_free(name) }
@@ -111,9 +111,69 @@ public enum CenterCall {
         }
     }
 
-    private static func message(of error: UnsafeMutablePointer<GError>?) -> String {
+    static func message(of error: UnsafeMutablePointer<GError>?) -> String {
         guard let error else { return "unknown error" }
         defer { g_error_free(error) }
         return String(cString: error.pointee.message)
     }
+}
+
+/// An inhibition of notifications held from here (`xtoast --inhibit -- COMMAND`): KDE's
+/// `Inhibit` on the service (the bus starts it if it is gone), held as long as this connection
+/// is: `end()` ends it, and so does this process's end, however it ends (the bus tells the
+/// service the name vanished).
+public final class Inhibition {
+    private let connection: OpaquePointer
+    private let cookie: UInt32
+
+    /// Asks for it; why not, if it cannot be had.
+    public init(reason: String) throws(CenterCall.Failure) {
+        guard CenterCall.hasSessionBus else { throw CenterCall.Failure(message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set") }
+        var error: UnsafeMutablePointer<GError>?
+        // A connection of its own (not the shared one): its end is the inhibition's end.
+        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error),
+            let connection = g_dbus_connection_new_for_address_sync(
+                address,
+                GDBusConnectionFlags(
+                    rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                        | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue), nil, nil, &error)
+        else {
+            throw CenterCall.Failure(message: "cannot connect to the session bus: \(CenterCall.message(of: error))")
+        }
+        g_free(address)
+        let hints = g_variant_builder_end(g_variant_builder_new(variantType("a{sv}")))
+        var values: [OpaquePointer?] = [g_variant_new_string("xtoast"), g_variant_new_string(reason), hints]
+        guard
+            let reply = g_dbus_connection_call_sync(
+                connection, NotificationService.busName, NotificationService.objectPath, NotificationService.busName, "Inhibit",
+                g_variant_new_tuple(&values, 3), variantType("(u)"), G_DBUS_CALL_FLAGS_NONE, CenterCall.timeoutMilliseconds,
+                nil, &error)
+        else {
+            g_object_unref(UnsafeMutableRawPointer(connection))
+            throw CenterCall.Failure(message: CenterCall.failure(of: error))
+        }
+        cookie = VariantReading.uint32(reply, at: 0)
+        g_variant_unref(reply)
+        self.connection = connection
+    }
+
+    /// Ends it (and waits for the service to have it).
+    public func end() {
+        var values: [OpaquePointer?] = [g_variant_new_uint32(cookie)]
+        let reply = g_dbus_connection_call_sync(
+            connection, NotificationService.busName, NotificationService.objectPath, NotificationService.busName, "UnInhibit",
+            g_variant_new_tuple(&values, 1), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, CenterCall.timeoutMilliseconds, nil, nil)
+        if let reply { g_variant_unref(reply) }
+    }
+
+    deinit {
+        g_dbus_connection_close_sync(connection, nil, nil)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+}
+
+/// A GVariant type from a string that lives as long as the program: the C type is only the
+/// string's pointer, so a temporary Swift string would be gone before GLib reads it.
+func variantType(_ text: StaticString) -> OpaquePointer? {
+    xtoast_variant_type(UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self))
 }

@@ -73,7 +73,7 @@ public final class NotificationService {
     /// read and write per notification while calls wait.
     private var unrecorded: [HistoryEntry] = []
     private var recordingSource: guint = 0
-    private var driver: Driver<Dispatcher>
+    private(set) var driver: Driver<Dispatcher>
     private let processes = ToastProcesses()
     private let commands = RuleCommandProcesses()
     private let images = ImageFiles()
@@ -82,7 +82,10 @@ public final class NotificationService {
     /// The user's call being answered (its answer is an effect of the dispatcher).
     private var pendingCall: OpaquePointer?
     private var loop: OpaquePointer?
-    private var connection: OpaquePointer?
+    private(set) var connection: OpaquePointer?
+    /// The clients holding inhibitions (`Inhibit`), by bus name, and the last cookie given.
+    var inhibitors: [String: Inhibitor] = [:]
+    var nextCookie: UInt32 = 0
     private var ownerID: guint = 0
     private var timer: guint = 0
     private var displayWatch: guint = 0
@@ -155,7 +158,7 @@ public final class NotificationService {
 
     /// The one way into the dispatcher: hands it `event`, now, and carries out what it says,
     /// with the answers, in the driver's order; then arms the one timer for its deadline.
-    private func feed(_ event: Dispatcher.Event) {
+    func feed(_ event: Dispatcher.Event) {
         driver.handle(event, at: Clock.monotonic())
         while let effect = driver.next(at: Clock.monotonic()) {
             let answers = carryOut(effect)
@@ -305,7 +308,8 @@ public final class NotificationService {
             return
         }
         guard let center = g_dbus_node_info_lookup_interface(node, Self.centerInterface) else { return }
-        for served in [interface, center] where xtoast_register_object(connection, Self.objectPath, served, onMethodCall, &error) == 0 {
+        for served in [interface, center]
+        where xtoast_register_object(connection, Self.objectPath, served, onMethodCall, onGetProperty, &error) == 0 {
             stop(1, "cannot serve \(Self.objectPath): \(message(of: error))")
             return
         }
@@ -387,10 +391,15 @@ public final class NotificationService {
             recallIfKept(id)
             // A notification that is gone already is not an error (as in dunst and GNOME).
             feed(.close(id))
+        case "Inhibit":
+            inhibit(invocation)
+        case "UnInhibit":
+            uninhibit(parameters.map { VariantReading.uint32($0, at: 0) } ?? 0)
+            reply(invocation, [])
         case "GetCapabilities":
             // `sound` only where one can play (libcanberra loads: asked once, at the first call).
             let names = (Self.capabilities + (SoundPlayer.canPlay ? ["sound"] : [])).map { g_variant_new_string($0) }
-            reply(invocation, [g_variant_new_array(xtoast_variant_type("s"), names, gsize(names.count))])
+            reply(invocation, [g_variant_new_array(variantType("s"), names, gsize(names.count))])
         case "GetServerInformation":
             let information: [String] = ["xtoast", "xtoast", version, "1.2"]
             reply(invocation, information.map { g_variant_new_string($0) })
@@ -537,6 +546,12 @@ public final class NotificationService {
             <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
             <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
             <signal name="ActivationToken"><arg type="u"/><arg type="s"/></signal>
+            <method name="Inhibit">
+              <arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/>
+              <arg type="u" direction="out"/>
+            </method>
+            <method name="UnInhibit"><arg type="u" direction="in"/></method>
+            <property name="Inhibited" type="b" access="read"/>
           </interface>
           <interface name="org.xtoast.Center">
             <method name="Press">
@@ -562,6 +577,13 @@ private let onNameLost: GBusNameLostCallback = { connection, _, _ in service?.na
 private let onMethodCall: GDBusInterfaceMethodCallFunc = { _, _, _, interface, method, parameters, invocation, _ in
     guard let interface, let method else { return }
     service?.call(String(cString: interface), String(cString: method), parameters, invocation)
+}
+private let onGetProperty: GDBusInterfaceGetPropertyFunc = { _, _, _, _, name, _, _ in
+    guard let name, String(cString: name) == "Inhibited" else { return nil }
+    return g_variant_new_boolean(service?.inhibited == true ? 1 : 0)
+}
+let onInhibitorVanished: GBusNameVanishedCallback = { _, name, _ in
+    if let name { service?.inhibitorVanished(String(cString: name)) }
 }
 private let onCenterEnded: GChildWatchFunc = { pid, _, _ in g_spawn_close_pid(pid) }
 private let onTimer: GSourceFunc = { _ in

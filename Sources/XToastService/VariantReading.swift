@@ -75,14 +75,14 @@ enum VariantReading {
     static func uint32(_ parameters: OpaquePointer, at index: Int) -> UInt32 {
         guard let value = g_variant_get_child_value(parameters, gsize(index)) else { return 0 }
         defer { g_variant_unref(value) }
-        return g_variant_is_of_type(value, xtoast_variant_type("u")) != 0 ? g_variant_get_uint32(value) : 0
+        return g_variant_is_of_type(value, variantType("u")) != 0 ? g_variant_get_uint32(value) : 0
     }
 
     /// The `au` at `index` of a call's parameters, at most `limit` of its numbers.
     static func uint32s(_ parameters: OpaquePointer, at index: Int, limit: Int) -> [UInt32] {
         guard let value = g_variant_get_child_value(parameters, gsize(index)) else { return [] }
         defer { g_variant_unref(value) }
-        guard g_variant_is_of_type(value, xtoast_variant_type("au")) != 0 else { return [] }
+        guard g_variant_is_of_type(value, variantType("au")) != 0 else { return [] }
         var count: gsize = 0
         guard let numbers = g_variant_get_fixed_array(value, &count, gsize(MemoryLayout<UInt32>.size)) else { return [] }
         return Array(UnsafeBufferPointer(start: numbers.assumingMemoryBound(to: UInt32.self), count: min(Int(count), limit)))

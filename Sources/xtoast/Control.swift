@@ -141,3 +141,21 @@ extension Control {
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
     }
 }
+
+/// `--inhibit -- COMMAND`: applications' notifications held while the command runs.
+extension Control {
+    /// Holds an inhibition, runs `command` to its end, lets go; the command's status (as a shell
+    /// gives it). If this process is killed, the bus ends the inhibition with its connection.
+    static func inhibit(_ command: [String]) throws(CommandError) -> Int32 {
+        let inhibition: Inhibition
+        do throws(CenterCall.Failure) {
+            inhibition = try Inhibition(reason: TerminalText.line(command.joined(separator: " ")))
+        } catch {
+            throw .failure(error.message)
+        }
+        let pid = try Runner.spawn(command)
+        let status = ChildProcess.wait(pid)?.shellStatus ?? ExitStatus.failure
+        inhibition.end()
+        return status
+    }
+}

@@ -57,6 +57,12 @@ struct XToastCommand {
             case .press, .history, .reshow, .list, .watch, .center:
                 (delivery, reschedule, runCommand, pauseLength) = (.now, nil, nil, nil)
                 try Control.check(request.mode, words: parsed.words)
+            case .inhibit:
+                (delivery, reschedule, pauseLength) = (.now, nil, nil)
+                guard let words = parsed.afterDoubleDash, !words.isEmpty, parsed.words == words else {
+                    throw OptionError("--inhibit needs a command after --, and nothing else")
+                }
+                runCommand = words
             case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig:
                 (delivery, reschedule) = try Scheduling.delivery(for: request)
                 runCommand = try Invocation.check(request, parsed)
@@ -77,6 +83,8 @@ struct XToastCommand {
             return ExitStatus.success
         }
         if request.mode == .notificationService { return try NotificationServiceMode.run(request, options: parsed.options) }
+        // Held by the notification service: no display is needed here.
+        if request.mode == .inhibit, let runCommand { return try Control.inhibit(runCommand) }
         // An application's notification is the service's: no display is needed to act on it.
         if let id = request.notification { return try Control.notification(id, mode: request.mode, words: parsed.words) }
         // The history is the user's file: no display is needed to read it.
@@ -125,7 +133,7 @@ struct XToastCommand {
         case .generateMarkdown: Documentation.markdown
         case .generateCompletion(let shell): Documentation.completion(for: shell)
         case .show, .dismiss, .dismissAll, .cancelScheduled, .printConfig, .pause, .resume, .notificationService, .press, .history, .reshow,
-            .list, .watch, .center:
+            .list, .watch, .center, .inhibit:
             nil
         }
     }

@@ -576,7 +576,25 @@ struct DispatcherQuietTests {
         #expect(v.handed.isEmpty)
         v.advance(to: 10)
         #expect(v.handed == [Dispatcher.summaryID])
-        #expect(v.dispatcher.quiet == .off)
+        #expect(!v.dispatcher.quiet.holds)
+    }
+
+    @Test("An application's inhibition holds like a pause, keeps the service, and ends with its summary")
+    func inhibitions() {
+        var v = VirtualService()
+        v.send(.inhibit(7))
+        for notification in [Self.from("A", 1), Self.from("B", 2), Self.from("C", 3)] { v.send(.notify(notification)) }
+        #expect(v.handed.isEmpty && v.dispatcher.kept.count == 3)
+        // A pause meanwhile, ended before the inhibition: still quiet.
+        v.send(.paused(until: .infinity))
+        v.send(.paused(until: nil))
+        #expect(v.handed.isEmpty)
+        // The service stays while an application inhibits, however long.
+        v.advance(to: 600)
+        #expect(!v.effects.contains(.releaseName))
+        #expect(v.send(.uninhibit(8)).isEmpty)
+        v.send(.uninhibit(7))
+        #expect(v.handed == [Dispatcher.summaryID])
     }
 
     @Test("A summary names five applications, the rest as …")

@@ -314,3 +314,51 @@ extension OnScreen {
         }
     }
 }
+
+/// Do not disturb held by a process (issue #30): `xtoast --inhibit -- COMMAND` holds
+/// applications' notifications through the service's `Inhibit` while the command runs; a
+/// `kill -9` of it ends the inhibition (the bus tells the service), and what came is one summary.
+extension OnScreen {
+    @Suite(.serialized) struct Inhibit {
+        @Test func anInhibitionHoldsAndAKillReleases() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let inhibited = [
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Notifications", "Inhibited",
+            ]
+            let holder = try bus.start(["env", "DISPLAY=\(display)", try xtoastBinary(), "--inhibit", "--", "sleep", "60"])
+            try waitUntil("the service says it is inhibited", timeout: 20) { try bus.run(inhibited).contains("true") }
+            _ = try bus.run([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus
+                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                for app in ["Signal", "Mail", "Chat"]: server.Notify(app, 0, "", "From " + app, "", [], {}, -1)
+                """,
+            ])
+            // Kept, unseen (files the service writes: nothing to wait on but them).
+            try waitUntil("three kept", timeout: 20) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: bus.folder + "/xtoast/kept")) ?? []).filter {
+                    $0.first?.isNumber == true
+                }
+                .count == 3
+            }
+            #expect(watcher.mappedToasts().isEmpty)
+            watcher.discardEvents()
+            kill(holder.child.pid, SIGKILL)
+            _ = holder.child.wait(timeout: 10)
+            let summary = try #require(try watcher.waitForToasts().first)
+            let listed = try bus.run(["env", "DISPLAY=\(display)", try xtoastBinary(), "--list"])
+            #expect(listed.contains("While you were away: 3"), "\(listed)")
+            #expect(try bus.run(inhibited).contains("false"))
+            _ = try watcher.waitForDestroy(summary)
+            // Its command's status is its own.
+            let ended = try bus.start(["env", "DISPLAY=\(display)", try xtoastBinary(), "--inhibit", "--", "sh", "-c", "exit 3"]).result(
+                timeout: 20)
+            #expect(ended.status == 3 && ended.stderr.isEmpty, "\(ended)")
+            try expectOthersStillShow(display, watcher)
+        }
+    }
+}

@@ -87,6 +87,8 @@ public struct Configuration: Sendable {
         case watch
         /// `--center`: the notification centre's window, or closing the one open.
         case center
+        /// `--inhibit -- COMMAND`: applications' notifications held while the command runs.
+        case inhibit
     }
 
     public enum Shell: String, CaseIterable, Sendable {

@@ -370,6 +370,11 @@ public enum OptionTable {
                 "Click the toast on screen (its --action) from a keybinding, or with a label after it its button of that label (xtoast --press Yes); then exit, 1 when no toast on screen has it."
         ) { config, _ throws(OptionError) in try setMode(&config, .press) },
         OptionDefinition(
+            "inhibit", scope: .invocation,
+            help:
+                "Run the command after -- and hold applications' notifications while it runs (a presentation, a screen share): they are kept unseen, in the centre, and as it ends (however it ends, even killed) one toast says what came. Through the notification service's Inhibit, as KDE's applications ask it. Exit with the command's status."
+        ) { config, _ throws(OptionError) in try setMode(&config, .inhibit) },
+        OptionDefinition(
             "list", scope: .invocation,
             help:
                 "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause), delayed (by a fullscreen window or a locked screen) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused. Then exit."
@@ -568,7 +573,7 @@ public enum OptionTable {
     }
 
     /// The commands of the control surface (#21): each is one call's whole job.
-    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow, .list, .watch, .center]
+    static let controlCommands: [Configuration.Mode] = [.press, .history, .reshow, .list, .watch, .center, .inhibit]
 
     static func setMode(_ config: inout Configuration, _ mode: Configuration.Mode) throws(OptionError) {
         let exclusive: [Configuration.Mode] = [.dismiss, .dismissAll, .cancelScheduled]
@@ -588,7 +593,7 @@ public enum OptionTable {
             && mode != .help && mode != .version
         {
             throw OptionError(
-                "--press, --list, --watch, --center, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config"
+                "--press, --list, --watch, --center, --inhibit, --history and --reshow are each a whole call: one at a time, without --dismiss, --pause or --print-config"
             )
         }
         config.mode = mode

@@ -1,5 +1,6 @@
 /// Quiet that stays quiet (issue #30): while toasts are paused (`xtoast --pause`, the centre's
-/// switch), an application's notification is kept unseen as it comes (in the centre and the
+/// switch) or an application inhibits them (KDE's `Inhibit`, `xtoast --inhibit -- COMMAND`),
+/// an application's notification is kept unseen as it comes (in the centre and the
 /// history, unread), instead of waiting in the queue to show when the pause ends. As it ends,
 /// one toast says what came ("While you were away: 12", "Signal 8, Mail 4"), and a click on it
 /// opens the centre: not the flood of a replay, which KDE removed (its bug 440837). Fewer than
@@ -14,18 +15,17 @@ extension Dispatcher {
 
     /// Toasts are paused until `until` (nil: not paused).
     mutating func paused(until: Double?, at now: Double) -> [Effect] {
-        switch (quiet, until) {
-        case (.off, nil): return []
-        case (.off, let until?):
-            quiet = .paused(until: until, held: [])
-            return []
-        case (.paused(_, let held), let until?):
-            quiet = .paused(until: until, held: held)
-            return []
-        case (.paused(_, let held), nil):
-            quiet = .off
-            return cameBack(held.filter { kept[$0] != nil }, at: now)
-        }
+        quiet.pausedUntil = until
+        return quietEnds(at: now)
+    }
+
+    /// If nothing holds toasts any more (no pause, no inhibition): what was held (and is still
+    /// kept) shows, as one summary or each as itself.
+    mutating func quietEnds(at now: Double) -> [Effect] {
+        guard !quiet.holds else { return [] }
+        let held = quiet.held.filter { kept[$0] != nil }
+        quiet.held = []
+        return cameBack(held, at: now)
     }
 
     /// The pause is over: what was held (and is still kept) shows as one summary, or each as

@@ -92,12 +92,18 @@ public struct Dispatcher: Sendable {
         case replay
     }
 
-    /// Whether toasts are paused, as the service last heard, and what came meanwhile.
-    public enum Quiet: Equatable, Sendable {
-        case off
-        /// Paused until `until` (monotonic; infinity: until resumed): notifications that come
-        /// are kept unseen (`held`, in order), as a rule's `popup = false` keeps them.
-        case paused(until: Double, held: [UInt32])
+    /// Whether toasts are kept from the screen, and what came meanwhile: while they are paused
+    /// (as the service last heard) or an application inhibits them (KDE's `Inhibit`).
+    public struct Quiet: Equatable, Sendable {
+        /// Until when toasts are paused (monotonic; infinity: until resumed); nil: not paused.
+        public var pausedUntil: Double?
+        /// The inhibitions applications hold, by cookie.
+        public var inhibitions: Set<UInt32> = []
+        /// What came meanwhile, kept unseen, in order.
+        public var held: [UInt32] = []
+
+        /// Whether what comes is held now.
+        public var holds: Bool { pausedUntil != nil || !inhibitions.isEmpty }
     }
 
     /// A notification as the service accepted it.
@@ -174,6 +180,9 @@ public struct Dispatcher: Sendable {
         case commandEnded(Int, RuleCommands.End)
         /// Toasts are paused until `until` (monotonic; infinity: until resumed), or not (nil).
         case paused(until: Double?)
+        /// An application inhibits notifications (`Inhibit`), until `uninhibit` with its cookie.
+        case inhibit(UInt32)
+        case uninhibit(UInt32)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -278,7 +287,7 @@ public struct Dispatcher: Sendable {
     /// The rules' commands running.
     public private(set) var commands = RuleCommands()
     /// Whether toasts are paused, and what came meanwhile.
-    public internal(set) var quiet = Quiet.off
+    public internal(set) var quiet = Quiet()
     /// Processes whose notification was replaced by a newer one of its id: their end is no
     /// one's (but for their pictures).
     private var superseded: [Int32: String?] = [:]
@@ -290,7 +299,7 @@ public struct Dispatcher: Sendable {
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     /// Nothing shows or waits (a spare is no work).
-    public var isEmpty: Bool { entries.isEmpty && commands.running.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty && commands.running.isEmpty && quiet.inhibitions.isEmpty }
 
     /// The place of notification `id`, nil when it is not alive.
     public func place(of id: UInt32) -> Place? { entries[id]?.place }
@@ -313,7 +322,7 @@ public struct Dispatcher: Sendable {
         for entry in entries.values { if case .joining(_, let until) = entry.place { times.append(until) } }
         if let paced { times.append(paced) }
         if let command = commands.deadline { times.append(command) }
-        if case .paused(let until, _) = quiet, until.isFinite { times.append(until) }
+        if let until = quiet.pausedUntil, until.isFinite { times.append(until) }
         if case .serving(let since?) = phase, limits.idleTime.isFinite { times.append(since + limits.idleTime) }
         // Only once nothing is left: with work, its end decides (the linger may be past by then).
         if case .leaving(let until) = phase, isEmpty { times.append(until) }
@@ -367,6 +376,12 @@ extension Dispatcher: Machine {
             return commands.ended(id, end, limits: limits) + becameIdle(at: now)
         case .paused(let until):
             return paused(until: until, at: now)
+        case .inhibit(let cookie):
+            quiet.inhibitions.insert(cookie)
+            return []
+        case .uninhibit(let cookie):
+            guard quiet.inhibitions.remove(cookie) != nil else { return [] }
+            return quietEnds(at: now) + becameIdle(at: now)
         }
     }
 
@@ -393,8 +408,8 @@ extension Dispatcher: Machine {
         // stays as it is: a rule is for what arrives).
         if entries[id] == nil, notification.toast.arrival != .shown { return effects + arrive(notification, at: now) }
         // While toasts are paused: kept unseen, for the summary as the pause ends.
-        if entries[id] == nil, case .paused(let until, let held) = quiet, notification.toast.group != nil {
-            quiet = .paused(until: until, held: held + [id])
+        if entries[id] == nil, quiet.holds, notification.toast.group != nil {
+            quiet.held.append(id)
             var unseen = notification
             unseen.toast.arrival = .quiet
             return effects + arrive(unseen, at: now)
@@ -742,7 +757,7 @@ extension Dispatcher: Machine {
 
     private mutating func tick(at now: Double) -> [Effect] {
         var effects = commands.tick(at: now)
-        if case .paused(let until, _) = quiet, now >= until { effects += paused(until: nil, at: now) }
+        if let until = quiet.pausedUntil, now >= until { effects += paused(until: nil, at: now) }
         for (id, entry) in entries.sorted(by: { $0.key < $1.key }) {
             guard case .joining(let pid, let until) = entry.place, now >= until else { continue }
             // One stuck before the server answers must not hold up every other notification.
