@@ -566,6 +566,15 @@ struct DispatcherQuietTests {
         #expect(v.dispatcher.place(of: Dispatcher.summaryID) == nil)
     }
 
+    @Test("With nothing kept (keep-notifications = 0) a pause holds nothing back: each waits its turn, never lost")
+    func nothingKeptNothingHeld() {
+        var limits = Dispatcher.Limits()
+        limits.kept = 0
+        let v = Self.away(limits)
+        #expect(v.handed == [1])
+        #expect(v.closed.isEmpty)
+    }
+
     @Test("A timed pause ends at its time, with nobody saying so")
     func timedPause() {
         var v = VirtualService()

@@ -407,8 +407,9 @@ extension Dispatcher: Machine {
         // A rule's: unseen into the centre, or dropped, as it comes (one with its id on screen
         // stays as it is: a rule is for what arrives).
         if entries[id] == nil, notification.toast.arrival != .shown { return effects + arrive(notification, at: now) }
-        // While toasts are paused: kept unseen, for the summary as the pause ends.
-        if entries[id] == nil, quiet.holds, notification.toast.group != nil {
+        // While toasts are paused: kept unseen, for the summary as the pause ends (with nothing
+        // kept, `keep-notifications = 0`, it waits its turn in the queue instead: never lost).
+        if entries[id] == nil, quiet.holds, limits.kept > 0, notification.toast.group != nil {
             quiet.held.append(id)
             var unseen = notification
             unseen.toast.arrival = .quiet
