@@ -573,6 +573,21 @@ struct DispatcherQuietTests {
         #expect(v.dispatcher.place(of: Dispatcher.summaryID) == nil)
     }
 
+    @Test("A second pause's summary replaces the first's in its place, on screen or waiting")
+    func secondSummaryReplacesTheFirst() {
+        var v = Self.away()
+        v.send(.paused(until: nil))
+        v.queued(Dispatcher.summaryID)
+        v.send(.paused(until: .infinity))
+        for notification in [Self.from("D", 4), Self.from("E", 5), Self.from("F", 6)] { v.send(.notify(notification)) }
+        v.send(.paused(until: nil))
+        // The first's process is told nothing: the second takes its place by its tag.
+        #expect(!v.effects.contains { if case .dismiss = $0 { true } else { false } })
+        #expect(v.handed == [Dispatcher.summaryID, Dispatcher.summaryID])
+        #expect(Self.handedArguments(v).last?.suffix(4) == ["--title", "While you were away: 3", "--", "D 1, E 1, F 1"])
+        #expect(v.closed.isEmpty)
+    }
+
     @Test("With nothing kept (keep-notifications = 0) a pause holds nothing back: each waits its turn, never lost")
     func nothingKeptNothingHeld() {
         var limits = Dispatcher.Limits()

@@ -44,9 +44,9 @@ extension Dispatcher {
             return effects + bound() + handOut(at: now)
         }
         let summary = Notification(id: Self.summaryID, toast: NotificationToast(summaryOf: held.compactMap { kept[$0] }))
-        entries[Self.summaryID] = Entry(notification: summary)
-        line.append(Self.summaryID)
-        return handOut(at: now)
+        // As a notification of its own id comes: one still waiting or showing from an earlier
+        // pause is replaced in its place, by its tag.
+        return notify(summary, at: now)
     }
 }
 

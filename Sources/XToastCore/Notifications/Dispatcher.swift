@@ -387,7 +387,7 @@ extension Dispatcher: Machine {
 
     // MARK: Calls
 
-    private mutating func notify(_ notification: Notification, at now: Double) -> [Effect] {
+    mutating func notify(_ notification: Notification, at now: Double) -> [Effect] {
         if case .serving = phase { phase = .serving(idleSince: nil) }
         // Its rules' commands, however it shows (or not).
         var effects = commands.start(
