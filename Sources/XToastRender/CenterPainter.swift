@@ -107,8 +107,9 @@ public final class CenterPainter {
             at: Double(rect.x), Double(rect.y), to: cr, width: Double(rect.width), height: Double(rect.height), radius: radius)
         (on ? style.foreground : faint(look.switchTrackOpacity)).setSource(on: cr)
         cairo_fill(cr)
-        let knob = Double(rect.height) - 4 * scale
-        let x = on ? Double(rect.x + rect.width) - 2 * scale - knob : Double(rect.x) + 2 * scale
+        let inset = look.switchKnobInset * scale
+        let knob = Double(rect.height) - 2 * inset
+        let x = on ? Double(rect.x + rect.width) - inset - knob : Double(rect.x) + inset
         cairo_new_sub_path(cr)
         cairo_arc(cr, x + knob / 2, Double(rect.y) + Double(rect.height) / 2, knob / 2, 0, 2 * Double.pi)
         (on ? style.background.opaque : style.foreground).setSource(on: cr)
@@ -189,7 +190,7 @@ public final class CenterPainter {
     private var switchRect: Rect {
         let line = px(look.headerHeight) / 2
         let height = px(look.switchHeight)
-        let width = 2 * height - px(look.switchHeight) / 4
+        let width = px(look.switchWidth)
         return Rect(x: size.width - px(look.padding) - width, y: line + (line - height) / 2, width: width, height: height)
     }
 

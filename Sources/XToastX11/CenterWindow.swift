@@ -61,12 +61,9 @@ public final class CenterWindow {
         self.painter = painter
         let dpy = display.pointer
         composited = display.compositorIsRunning()
-        var info = XVisualInfo()
         // Per-pixel alpha (rounded corners, a translucent background) only where a compositor
         // blends it; without one, the server's own visual and an opaque box.
-        let hasARGB = composited && XMatchVisualInfo(dpy, display.screen, 32, TrueColor, &info) != 0
-        let visual = hasARGB ? info.visual : XDefaultVisual(dpy, display.screen)
-        let depth = hasARGB ? Int32(32) : XDefaultDepth(dpy, display.screen)
+        let (visual, depth) = display.visual(alpha: composited)
         colormap = XCreateColormap(dpy, display.root, visual, AllocNone)
         var attributes = XSetWindowAttributes()
         attributes.override_redirect = 1

@@ -68,12 +68,9 @@ final class ToastWindow {
         frame = composited ? Self.room(around: box, painter: painter, scale: max(maximumScale, 1)) : box
 
         let dpy = display.pointer
-        var info = XVisualInfo()
         // A 32-bit visual carries per-pixel alpha to a compositor; it is used even when none
         // runs yet, so that one starting later finds a window it can blend.
-        let hasARGB = XMatchVisualInfo(dpy, display.screen, 32, TrueColor, &info) != 0
-        let visual = hasARGB ? info.visual : XDefaultVisual(dpy, display.screen)
-        let depth = hasARGB ? Int32(32) : XDefaultDepth(dpy, display.screen)
+        let (visual, depth) = display.visual(alpha: true)
         colormap = XCreateColormap(dpy, display.root, visual, AllocNone)
 
         var attributes = XSetWindowAttributes()

@@ -251,6 +251,16 @@ public final class XDisplay {
     /// summary after a pause).
     public func listenForPause() { listenOnRoot(PropertyChangeMask, as: .service) }
 
+    /// The visual and depth for a window: a 32-bit TrueColor one when `alpha` is asked for and
+    /// the server has one (per-pixel alpha for a compositor), else the screen's default.
+    func visual(alpha: Bool) -> (visual: UnsafeMutablePointer<Visual>?, depth: Int32) {
+        var info = XVisualInfo()
+        guard alpha, XMatchVisualInfo(pointer, screen, 32, TrueColor, &info) != 0 else {
+            return (XDefaultVisual(pointer, screen), XDefaultDepth(pointer, screen))
+        }
+        return (info.visual, 32)
+    }
+
     /// The file descriptor to poll for events.
     public var fileDescriptor: Int32 { XConnectionNumber(pointer) }
 

@@ -9,31 +9,6 @@ import XToastCore
 /// `--center` closes another, and ten thousand entries open and answer the keyboard.
 extension OnScreen {
     @Suite(.serialized) struct NotificationCenter {
-        /// A client that sends one notification with the server's time and prints its id, then
-        /// every ActionInvoked and NotificationClosed for it, until one closes it.
-        static let client = """
-            import dbus, dbus.mainloop.glib
-            from gi.repository import GLib
-            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-            bus = dbus.SessionBus()
-            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
-                                    "org.freedesktop.Notifications")
-            mine = []
-            loop = GLib.MainLoop()
-            def action(id, key):
-                if id in mine: print("action", key, flush=True)
-            def closed(id, reason):
-                if id in mine:
-                    print("closed", reason, flush=True)
-                    loop.quit()
-            bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
-            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
-            mine.append(server.Notify("keeper", 0, "", "Build finished", "all green", ["default", "", "open", "Open"], {}, -1))
-            print("id", mine[0], flush=True)
-            GLib.timeout_add(60000, loop.quit)
-            loop.run()
-            """
-
         /// A bus whose notifications' toasts last 0.3 s, its history the test's own.
         private func quickBus(_ display: String) throws -> (PrivateBus, String) {
             let config = temporaryPath("-config")
@@ -47,7 +22,9 @@ extension OnScreen {
 
         /// The client's notification, once its toast is over and it is kept.
         private func kept(_ bus: PrivateBus, _ watcher: XWatcher) throws -> PrivateBus.Client {
-            let client = try bus.start(["/usr/bin/python3", "-c", Self.client])
+            let client = try bus.start([
+                "/usr/bin/python3", "-c", NotificationPersistence.client(actions: #"["default", "", "open", "Open"]"#),
+            ])
             let toast = try #require(try watcher.waitForToasts().first)
             _ = try watcher.waitForDestroy(toast)
             // A file the service writes: nothing to wait on but it.

@@ -98,27 +98,8 @@ extension OnScreen {
 
         /// The application: a sticky notification whose body is a link, with a default action;
         /// it prints the action it hears and the reason it was closed for.
-        static let client = """
-            import dbus, dbus.mainloop.glib
-            from gi.repository import GLib
-            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-            bus = dbus.SessionBus()
-            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
-                                    "org.freedesktop.Notifications")
-            mine = []
-            loop = GLib.MainLoop()
-            def action(id, key):
-                if id in mine: print("action", key, flush=True)
-            def closed(id, reason):
-                if id in mine:
-                    print("closed", reason, flush=True)
-                    loop.quit()
-            bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
-            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
-            body = '<a href="https://example.com/notes?a=1&amp;b=2">Open the release notes</a>'
-            mine.append(server.Notify("test", 0, "", "", body, ["default", "Open"], {}, 0))
-            GLib.timeout_add(20000, loop.quit)
-            loop.run()
-            """
+        static let client = listeningClient(
+            #"server.Notify("test", 0, "", "", '<a href="https://example.com/notes?a=1&amp;b=2">Open the release notes</a>', ["default", "Open"], {}, 0)"#
+        )
     }
 }

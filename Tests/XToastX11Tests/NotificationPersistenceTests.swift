@@ -12,28 +12,9 @@ extension OnScreen {
         /// A client that sends one notification with the server's time (`-1`) and prints its id,
         /// then every ActionInvoked and NotificationClosed for it, until one closes it.
         static func client(actions: String, hints: String = "{}") -> String {
-            """
-            import dbus, dbus.mainloop.glib
-            from gi.repository import GLib
-            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-            bus = dbus.SessionBus()
-            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
-                                    "org.freedesktop.Notifications")
-            mine = []
-            loop = GLib.MainLoop()
-            def action(id, key):
-                if id in mine: print("action", key, flush=True)
-            def closed(id, reason):
-                if id in mine:
-                    print("closed", reason, flush=True)
-                    loop.quit()
-            bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
-            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
-            mine.append(server.Notify("keeper", 0, "", "Build finished", "<b>all</b> green", \(actions), \(hints), -1))
-            print("id", mine[0], flush=True)
-            GLib.timeout_add(60000, loop.quit)
-            loop.run()
-            """
+            listeningClient(
+                #"server.Notify("keeper", 0, "", "Build finished", "<b>all</b> green", \#(actions), \#(hints), -1)"#, printsID: true,
+                milliseconds: 60000)
         }
 
         /// A quick toast for the client's notifications (`duration` seconds): the test waits for its end.
@@ -257,4 +238,33 @@ extension OnScreen {
             try expectOthersStillShow(display, watcher)
         }
     }
+}
+
+/// A python3-dbus application that sends one notification (`notify`, its `server.Notify(…)` call)
+/// and stays on the bus: it prints "id N" first when `printsID`, then "action KEY" for each
+/// ActionInvoked and "closed REASON" for the NotificationClosed that ends it, or ends after
+/// `milliseconds`.
+func listeningClient(_ notify: String, printsID: Bool = false, milliseconds: Int = 20000) -> String {
+    """
+    import dbus, dbus.mainloop.glib
+    from gi.repository import GLib
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                            "org.freedesktop.Notifications")
+    mine = []
+    loop = GLib.MainLoop()
+    def action(id, key):
+        if id in mine: print("action", key, flush=True)
+    def closed(id, reason):
+        if id in mine:
+            print("closed", reason, flush=True)
+            loop.quit()
+    bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
+    bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
+    mine.append(\(notify))
+    \(printsID ? #"print("id", mine[0], flush=True)"# : "")
+    GLib.timeout_add(\(milliseconds), loop.quit)
+    loop.run()
+    """
 }

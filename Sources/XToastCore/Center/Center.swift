@@ -357,7 +357,10 @@ public struct CenterLook: Sendable {
     public var iconGap = 12.0
     /// The unread mark beside a title.
     public var unreadDot = 6.0
+    /// The do-not-disturb switch, and how far its knob sits inside it.
     public var switchHeight = 20.0
+    public var switchWidth = 35.0
+    public var switchKnobInset = 2.0
     public var clearAllWidth = 84.0
     /// Of the foreground's alpha: the chosen row, a chosen button, dim text, the group's rule,
     /// the switch's track.
