@@ -100,33 +100,28 @@ enum ImageSandbox {
         guard let shared = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), shared != MAP_FAILED
         else { throw RenderError(message: "cannot draw \(job.image): no memory to share with its drawing process") }
         defer { munmap(shared, length) }
-        // Only the child may hold the writing end (its end of file is the child's end), never
-        // a program started later: close-on-exec.
-        let pipe: Pipe
-        do throws(Errno) { pipe = try Pipe() } catch { throw RenderError(message: "cannot draw \(job.image): \(error)") }
         // Counted from before the child starts, as our own address space, which it inherits.
         let addressSpace = currentAddressSpace()
         // Only this thread lives on in the child: no other thread may hold a lock it needs.
         finishLoadingFonts()
+        // Only the child holds the writing end (its end of file is the child's end).
         let pid: pid_t
+        let output: Int32
         do throws(Errno) {
-            guard case .parent(let child) = try ChildProcess.fork() else {
-                close(pipe.read)
+            switch try ChildProcess.fork(pipes: [.fromChild]) {
+            case .child(let ends):
                 let target = Canvas(pixels: shared + headerSize, size: canvas, stride: stride, header: shared)
-                runInChild(
-                    job, on: target, output: pipe.write, limits: (addressSpace.map { $0 + job.budget.memory }, job.budget.cpuSeconds))
+                runInChild(job, on: target, output: ends[0], limits: (addressSpace.map { $0 + job.budget.memory }, job.budget.cpuSeconds))
+            case .parent(let child, let ends): (pid, output) = (child, ends[0])
             }
-            pid = child
         } catch {
-            pipe.close()
             throw RenderError(message: "cannot draw \(job.image): \(error)")
         }
-        close(pipe.write)
-        defer { close(pipe.read) }
-        let (output, overdue) = collect(from: pipe.read, until: Clock.monotonic() + job.budget.seconds)
+        defer { close(output) }
+        let (chatter, overdue) = collect(from: output, until: Clock.monotonic() + job.budget.seconds)
         if overdue { kill(pid, SIGKILL) }
         let ended = ChildProcess.wait(pid)
-        let said = firstLine(output)
+        let said = firstLine(chatter)
         try check(ended, overdue: overdue, said: said, job: job)
         let header = shared.assumingMemoryBound(to: Int32.self)
         let message = String(cString: UnsafeRawPointer(shared + messageOffset).assumingMemoryBound(to: CChar.self))

@@ -152,7 +152,18 @@ final class ToastProcesses {
     /// those a toast reads, held blocked until it reads them (a `CloseNotification` just after
     /// its `Notify` must not end it by `SIGUSR1`'s default action).
     static func spawn() throws(SpawnFailure) -> Spare {
-        let (input, output) = try pipes()
+        let input: Pipe
+        let output: Pipe
+        do throws(Errno) {
+            input = try Pipe()
+            do throws(Errno) { output = try Pipe() } catch {
+                input.close()
+                throw error
+            }
+        } catch {
+            throw SpawnFailure(description: error.description)
+        }
+        prepare(input: input.write, output: output.read)
         let pid: pid_t
         do throws(Errno) {
             pid = try ChildProcess.spawn(
@@ -168,25 +179,12 @@ final class ToastProcesses {
         return Spare(pid: pid, input: input.write, output: output.read)
     }
 
-    /// The pipes to a toast process: its standard input and output (all close-on-exec; ours
-    /// non-blocking).
-    private static func pipes() throws(SpawnFailure) -> (input: Pipe, output: Pipe) {
-        let input: Pipe
-        let output: Pipe
-        do throws(Errno) {
-            input = try Pipe()
-            do throws(Errno) { output = try Pipe() } catch {
-                input.close()
-                throw error
-            }
-        } catch {
-            throw SpawnFailure(description: error.description)
-        }
-        Descriptor.setNonBlocking(input.write)
-        Descriptor.setNonBlocking(output.read)
-        // A command line fits the buffer whole (the default 64 KiB would do for any real one).
-        Descriptor.setPipeBuffer(input.write, bytes: NotificationChild.pipeBuffer)
-        return (input, output)
+    /// Sets a toast process's pipes, our ends: non-blocking, and a buffer that holds a
+    /// command line whole (the default 64 KiB would do for any real one).
+    private static func prepare(input: Int32, output: Int32) {
+        Descriptor.setNonBlocking(input)
+        Descriptor.setNonBlocking(output)
+        Descriptor.setPipeBuffer(input, bytes: NotificationChild.pipeBuffer)
     }
 
     /// Forks this process into the first notification's toast process, which needs no exec and
@@ -194,25 +192,23 @@ final class ToastProcesses {
     /// cannot). In the child: `.toastProcess`, with the pipes on its standard input and output,
     /// and the signals a toast reads blocked from the fork on.
     static func fork() -> NotificationService.Fork {
-        guard ChildProcess.threadCount() == 1, let (input, output) = try? pipes() else { return .service(nil) }
+        guard ChildProcess.threadCount() == 1 else { return .service(nil) }
         let side: ChildProcess.Side
         do throws(Errno) {
-            side = try ChildProcess.fork(blocking: Wakeups.handledSignals)
+            side = try ChildProcess.fork(blocking: Wakeups.handledSignals, pipes: [.toChild, .fromChild])
         } catch {
-            input.close()
-            output.close()
             return .service(nil)
         }
-        guard case .parent(let pid) = side else {
-            dup2(input.read, 0)
-            dup2(output.write, 1)
-            input.close()
-            output.close()
+        switch side {
+        case .child(let ends):
+            dup2(ends[0], 0)
+            dup2(ends[1], 1)
+            ends.forEach { Glibc.close($0) }
             return .toastProcess
+        case .parent(let pid, let ends):
+            prepare(input: ends[0], output: ends[1])
+            return .service(NotificationService.ToastProcess(process: Spare(pid: pid, input: ends[0], output: ends[1])))
         }
-        Glibc.close(input.read)
-        Glibc.close(output.write)
-        return .service(NotificationService.ToastProcess(process: Spare(pid: pid, input: input.write, output: output.read)))
     }
 }
 

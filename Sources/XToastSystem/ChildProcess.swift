@@ -42,28 +42,68 @@ public enum ChildProcess {
         return WaitStatus(raw: status)
     }
 
-    /// Which side of a fork this is.
+    /// Which side of a fork this is, with its ends of the pipes made for the child (in the
+    /// order asked for).
     public enum Side: Equatable {
-        case parent(child: pid_t)
-        case child
+        case parent(child: pid_t, ends: [Int32])
+        case child(ends: [Int32])
     }
 
-    /// Forks. Safe only while the process has one thread (`threadCount`), or when the child
-    /// touches nothing another thread may have locked (`ImageSandbox`'s drawing child).
-    /// `blocking`: signals blocked across the fork and in the child, so that one sent to the
-    /// child before it reads them is held, not taken by its default action; the parent's mask
-    /// is given back.
-    public static func fork(blocking signals: [Int32] = []) throws(Errno) -> Side {
-        var set = sigset_t()
-        var saved = sigset_t()
-        sigemptyset(&set)
-        for signal in signals { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_BLOCK, &set, &saved)
-        let pid = Glibc.fork()
-        let failure = pid < 0 ? Errno.current : nil
-        if pid != 0 { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-        if let failure { throw failure }
-        return pid == 0 ? .child : .parent(child: pid)
+    /// Which way a pipe made for a forked child goes: its reading end is the child's
+    /// (`toChild`) or ours (`fromChild`).
+    public enum PipeDirection {
+        case toChild
+        case fromChild
+    }
+
+    /// Forks, with a pipe for each of `pipes`. Safe only while the process has one thread
+    /// (`threadCount`), or when the child touches nothing another thread may have locked
+    /// (`ImageSandbox`'s drawing child). `blocking`: signals blocked across the fork and in the
+    /// child, so that one sent to the child before it reads them is held, not taken by its
+    /// default action; the parent's mask is given back.
+    ///
+    /// The pipes are made, the child forked and its ends closed here under one lock: a child
+    /// that does not exec inherits every descriptor open at its fork, close-on-exec or not, and
+    /// one forked by another thread in between would hold our child's writing end, so that we
+    /// would read its end of file only when that other child ends.
+    public static func fork(blocking signals: [Int32] = [], pipes directions: [PipeDirection] = []) throws(Errno) -> Side {
+        try withNoOtherFork { () throws(Errno) -> Side in
+            var pipes: [Pipe] = []
+            do throws(Errno) {
+                for _ in directions { pipes.append(try Pipe()) }
+            } catch {
+                pipes.forEach { $0.close() }
+                throw error
+            }
+            var set = sigset_t()
+            var saved = sigset_t()
+            sigemptyset(&set)
+            for signal in signals { sigaddset(&set, signal) }
+            pthread_sigmask(SIG_BLOCK, &set, &saved)
+            let pid = Glibc.fork()
+            let failure = pid < 0 ? Errno.current : nil
+            if pid != 0 { pthread_sigmask(SIG_SETMASK, &saved, nil) }
+            if let failure {
+                pipes.forEach { $0.close() }
+                throw failure
+            }
+            // This side reads a pipe to the child in the child, one from it in the parent.
+            let ours = zip(pipes, directions).map { pipe, direction in
+                let reads = (pid == 0) == (direction == .toChild)
+                Glibc.close(reads ? pipe.write : pipe.read)
+                return reads ? pipe.read : pipe.write
+            }
+            return pid == 0 ? .child(ends: ours) : .parent(child: pid, ends: ours)
+        }
+    }
+
+    /// Runs `body` (which makes descriptors for one child, forks it and closes the child's ends
+    /// in this process) while no other thread of this process does the same: see `fork`.
+    static func withNoOtherFork<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(forking.mutex)
+        // In a forked child the lock is its copy of the one held here, released all the same.
+        defer { pthread_mutex_unlock(forking.mutex) }
+        return try body()
     }
 
     /// The threads of this process (/proc/self/task); 0 when it cannot be read.
@@ -118,20 +158,26 @@ public enum ChildProcess {
     /// throws when it could not be started (not found, not executable).
     public static func spawnDetached(arguments: [String]) throws(Errno) {
         guard let name = arguments.first, let path = lookUp(name) else { throw .noSuchFile }
-        let report = try Pipe()
         let words = arguments.map { strdup($0) } + [nil]
         let variables = Environment.all().map { strdup($0) } + [nil]
         defer { (words + variables).forEach { free($0) } }
-        let child = xtoast_fork_detached(path, words, variables, report.write)
-        let failure = child < 0 ? Errno.current : nil
-        Glibc.close(report.write)
-        defer { Glibc.close(report.read) }
-        if let failure { throw failure }
+        let (child, report) = try withNoOtherFork { () throws(Errno) -> (pid_t, Int32) in
+            let report = try Pipe()
+            let child = xtoast_fork_detached(path, words, variables, report.write)
+            let failure = child < 0 ? Errno.current : nil
+            Glibc.close(report.write)
+            if let failure {
+                Glibc.close(report.read)
+                throw failure
+            }
+            return (child, report.read)
+        }
+        defer { Glibc.close(report) }
         // The child only forks and ends: a status other than 0 is a fork that failed there.
         guard wait(child) == .exited(0) else { throw Errno(EAGAIN) }
         // Its end (the exec closed it) or the exec's errno.
         var code: Int32 = 0
-        let result = retryingOnInterrupt { Glibc.read(report.read, &code, MemoryLayout<Int32>.size) }
+        let result = retryingOnInterrupt { Glibc.read(report, &code, MemoryLayout<Int32>.size) }
         if case .success(let count) = result, count == MemoryLayout<Int32>.size { throw Errno(code) }
     }
 
@@ -171,3 +217,12 @@ public enum ChildProcess {
         return pid
     }
 }
+
+/// The lock of `ChildProcess.withNoOtherFork`.
+private final class ForkLock: @unchecked Sendable {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+}
+
+private let forking = ForkLock()

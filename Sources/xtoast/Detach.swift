@@ -29,28 +29,20 @@ enum Detach {
     /// carries on. Called while the process has one thread (before Pango starts any), so fork
     /// is safe.
     static func start() {
-        let pipe: Pipe
         let side: ChildProcess.Side
         do throws(Errno) {
-            pipe = try Pipe()
-            do throws(Errno) {
-                side = try ChildProcess.fork()
-            } catch {
-                pipe.close()
-                throw error
-            }
+            side = try ChildProcess.fork(pipes: [.fromChild])
         } catch {
             // Cannot detach: showing the toast in the foreground is better than none.
             warn("cannot detach (\(error)); showing the toast in the foreground")
             return
         }
-        if case .parent(let pid) = side {
-            close(pipe.write)
+        if case .parent(let pid, let ends) = side {
             // The caller shows nothing: Ctrl-C ends its wait, and the toast goes on.
             Wakeups.unblockHandledSignals()
-            exit(relay(from: pipe.read, child: pid))
+            exit(relay(from: ends[0], child: pid))
         }
-        close(pipe.read)
+        guard case .child(let ends) = side else { return }
         isChild = true
         setsid()
         // Nobody reads its output; a closed terminal must not end the toast with SIGHUP.
@@ -60,8 +52,8 @@ enum Detach {
             dup2(null, 1)
             close(null)
         }
-        dup2(pipe.write, 2)
-        close(pipe.write)
+        dup2(ends[0], 2)
+        close(ends[0])
     }
 
     /// In the child, once the toast is queued: tells the parent, and from now on nobody is

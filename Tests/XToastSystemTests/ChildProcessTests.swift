@@ -103,6 +103,37 @@ import XToastSystem
         #expect(mask("SigIgn").map { $0 & 0x7fff_ffff } == 0)
     }
 
+    /// A child forked by another thread, which does not exec and lives on, never holds the
+    /// pipe that tells a detached program's start (or a drawing child's end): the caller would
+    /// wait for that other child's end. Another thread forks children that live 3 s as fast as
+    /// it can while programs are started detached; each start returns at once.
+    @Test func aChildForkedMeanwhileHoldsNoneOfAnothersPipe() async throws {
+        let forker = Task.detached {
+            var children: [pid_t] = []
+            for _ in 0..<150 {
+                guard case .parent(let child, let ends) = try? ChildProcess.fork(pipes: [.fromChild]) else {
+                    // Only sleeping and exiting in the child: safe with the test's threads.
+                    Glibc.sleep(3)
+                    _exit(0)
+                }
+                ends.forEach { close($0) }
+                children.append(child)
+            }
+            return children
+        }
+        var slowest = 0.0
+        for _ in 0..<30 {
+            let started = Clock.monotonic()
+            try ChildProcess.spawnDetached(arguments: ["true"])
+            slowest = max(slowest, Clock.monotonic() - started)
+        }
+        for child in await forker.value {
+            kill(child, SIGKILL)
+            _ = ChildProcess.wait(child)
+        }
+        #expect(slowest < 2, "a detached start waited \(slowest) s")
+    }
+
     /// The process whose command line is `arguments`, waited for a while.
     static func process(commandLine arguments: [String]) -> pid_t? {
         let wanted = Array(arguments.joined(separator: "\0").utf8) + [0]
