@@ -168,6 +168,14 @@ static inline void xtoast_xi_queue_events(Display *display, int opcode) {
     XESetWireToEventCookie(display, opcode, xtoast_xi_wire_to_cookie);
 }
 
+/* An input context for keys typed into a reply entry (XCreateIC is variadic): no preedit or
+ * status of its own, the keys of `window`. NULL when the input method cannot give one. */
+static inline XIC xtoast_create_ic(XIM method, Window window) {
+    return XCreateIC(method, XNInputStyle, XIMPreeditNothing | XIMStatusNothing, XNClientWindow, window, XNFocusWindow,
+                     window, (char *)NULL);
+}
+
 #include "watchdog.h"
 
 #endif
+

@@ -11,6 +11,11 @@ struct ButtonRow {
     private let radius: Double
     /// Each button in box coordinates, once `place` knows the box.
     private(set) var rects: [Rect] = []
+    /// The narrowest box with a reply button (logical pixels): room to type a line.
+    static let entryMinimumWidth = 320.0
+    /// Where the reply entry goes when it opens: the row's height, the box's width inside its
+    /// padding.
+    private(set) var entryRect = Rect(x: 0, y: 0, width: 0, height: 0)
 
     /// Nil without labels. The row is at most `maximumWidth` wide: labels that would make it
     /// wider share the room and are ellipsized.
@@ -36,7 +41,8 @@ struct ButtonRow {
     var width: Int { widths.reduce(0, +) + gap * (labels.count - 1) }
 
     /// Puts the row centred in a `width`-wide box with its top at `top`.
-    mutating func place(inWidth boxWidth: Int, top: Int) {
+    mutating func place(inWidth boxWidth: Int, top: Int, padding: Int) {
+        entryRect = Rect(x: padding, y: top, width: max(boxWidth - 2 * padding, 1), height: height)
         var x = (boxWidth - width) / 2
         rects = widths.map { width in
             defer { x += width + gap }
@@ -47,6 +53,39 @@ struct ButtonRow {
     /// The button at `point` (box coordinates), if any.
     func button(at point: Point) -> Int? {
         rects.firstIndex { $0.contains(point) }
+    }
+
+    /// The open reply entry in the row's place: a field as faint as a button, framed, with
+    /// `text` (its end in view) and a caret after it, or `placeholder` fainter.
+    func drawEntry(text: String, placeholder: String, into cr: OpaquePointer, style: Style, scale: Double) {
+        let rect = entryRect
+        let faint = Color(
+            red: style.foreground.red, green: style.foreground.green, blue: style.foreground.blue,
+            alpha: style.foreground.alpha * style.buttonFillOpacity)
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        RoundedRect.addPath(
+            at: Double(rect.x), Double(rect.y), to: cr, width: Double(rect.width), height: Double(rect.height), radius: radius)
+        faint.setSource(on: cr)
+        cairo_fill_preserve(cr)
+        style.foreground.setSource(on: cr)
+        cairo_set_line_width(cr, max(scale, 1))
+        cairo_stroke(cr)
+        let caretWidth = max(scale * 1.5, 1)
+        let hint = Color(red: faint.red, green: faint.green, blue: faint.blue, alpha: style.foreground.alpha * 0.55)
+        let shown = TextLayout(
+            text: text.isEmpty ? placeholder : text, font: style.font, color: text.isEmpty ? hint : style.foreground,
+            maximumWidth: max(rect.width - 2 * inset - Int(caretWidth.rounded(.up)) - 1, 1), maximumLines: 1,
+            maximumHeight: rect.height, scale: scale, alignment: PANGO_ALIGN_LEFT, ellipsize: PANGO_ELLIPSIZE_START)
+        let origin = Point(x: rect.x + inset, y: rect.y + (rect.height - shown.size.height) / 2)
+        shown.draw(into: cr, at: origin)
+        // The caret: after the text, or at the start before the placeholder.
+        let caretX = Double(origin.x + (text.isEmpty ? 0 : shown.size.width)) + caretWidth / 2
+        style.foreground.setSource(on: cr)
+        cairo_set_line_width(cr, caretWidth)
+        cairo_move_to(cr, caretX, Double(origin.y))
+        cairo_line_to(cr, caretX, Double(origin.y + shown.size.height))
+        cairo_stroke(cr)
     }
 
     /// Each button: a rounded fill of the foreground colour, faint, and its label centred.

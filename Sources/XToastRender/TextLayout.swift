@@ -44,7 +44,8 @@ final class TextLayout {
 
     init(
         text: String, font: String, color: Color, maximumWidth: Int, maximumLines: Int, maximumHeight: Int, scale: Double,
-        bold: Bool = false, markup: Bool = false, alignment: PangoAlignment = PANGO_ALIGN_CENTER
+        bold: Bool = false, markup: Bool = false, alignment: PangoAlignment = PANGO_ALIGN_CENTER,
+        ellipsize: PangoEllipsizeMode = PANGO_ELLIPSIZE_END
     ) {
         // A private context, not one from a surface: the same layout serves PNGs and windows,
         // and 72 dpi × scale makes a font size of N mean N logical pixels, as the designs do.
@@ -73,7 +74,7 @@ final class TextLayout {
         // running off the box. Never an ellipsis mid-word, only past the last allowed line.
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_alignment(layout, alignment)
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_ellipsize(layout, ellipsize)
         let lines = Int32(max(maximumLines, 1))
         pango_layout_set_height(layout, -lines)
         // Plain text is never interpreted as markup; markup only when asked, and only if it

@@ -19,6 +19,8 @@ public final class ToastPainter {
     /// What to tell the user then.
     public static let markupWarning = "the markup does not parse; showing it as plain text"
     private let layout: Layout
+    /// The reply entry, while it is open (`--reply`): drawn in the button row's place.
+    public var reply: (text: String, placeholder: String)?
 
     /// Where everything sits inside the box.
     struct Layout {
@@ -86,11 +88,13 @@ public final class ToastPainter {
         if var row = ButtonRow(
             labels: content.buttons, style: style, scale: scale, maximumWidth: metrics.maximumBoxSize.width - 2 * padding)
         {
-            let width = min(max(box.width, row.width + 2 * padding), metrics.maximumBoxSize.width)
+            // With a reply button, room to type a line.
+            let entry = content.reply == nil ? 0 : px(ButtonRow.entryMinimumWidth)
+            let width = min(max(box.width, row.width + 2 * padding, entry), metrics.maximumBoxSize.width)
             let dx = (width - box.width) / 2
             columnOrigin.x += dx
             layout.iconRect = layout.iconRect.offsetBy(dx, 0)
-            row.place(inWidth: width, top: box.height - padding + row.gap)
+            row.place(inWidth: width, top: box.height - padding + row.gap, padding: padding)
             box = Size(width: width, height: min(box.height + row.gap + row.height, metrics.maximumBoxSize.height))
             layout.buttons = row
         }
@@ -210,7 +214,11 @@ public final class ToastPainter {
         if let title = layout.title { title.draw(into: cr, at: layout.titleOrigin) }
         layout.message.draw(into: cr, at: layout.messageOrigin)
         if bar, let progress = layout.progress { drawBar(progress, into: cr) }
-        layout.buttons?.draw(into: cr, style: style)
+        if let reply, let row = layout.buttons {
+            row.drawEntry(text: reply.text, placeholder: reply.placeholder, into: cr, style: style, scale: metrics.scale)
+        } else {
+            layout.buttons?.draw(into: cr, style: style)
+        }
     }
 
     /// The URL of the link at `point` (device pixels from the box's top-left corner), if any: on
@@ -221,7 +229,7 @@ public final class ToastPainter {
     }
 
     /// The button at `point` (device pixels from the box's top-left corner), if any.
-    public func button(at point: Point) -> Int? { layout.buttons?.button(at: point) }
+    public func button(at point: Point) -> Int? { reply == nil ? layout.buttons?.button(at: point) : nil }
 
     /// The progress value this toast shows, if it has a bar.
     public var progress: Progress? { layout.progress }

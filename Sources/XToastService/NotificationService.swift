@@ -27,7 +27,7 @@ public final class NotificationService {
     /// body's first paragraph).
     public static let capabilities = [
         "body", "body-markup", "body-hyperlinks", "actions", "icon-static", "persistence", "x-canonical-private-synchronous",
-        "x-dunst-stack-tag", "x-kde-origin-name", "x-kde-display-appname",
+        "x-dunst-stack-tag", "x-kde-origin-name", "x-kde-display-appname", "inline-reply",
     ]
     /// The interface of the user's calls on kept notifications (`--press`, `--dismiss` and
     /// `--reshow` with `--notification`, the centre), on the same object: a call starts the
@@ -188,6 +188,8 @@ public final class NotificationService {
                 signal("ActivationToken", [g_variant_new_uint32(id), g_variant_new_string(token)])
             }
             signal("ActionInvoked", [g_variant_new_uint32(id), g_variant_new_string(action)])
+        case .replied(let id, let text):
+            signal("NotificationReplied", [g_variant_new_uint32(id), g_variant_new_string(text)])
         case .closed(let id, let reason):
             signal("NotificationClosed", [g_variant_new_uint32(id), g_variant_new_uint32(reason.rawValue)])
         case .keep(let notification):
@@ -546,6 +548,7 @@ public final class NotificationService {
             <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
             <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
             <signal name="ActivationToken"><arg type="u"/><arg type="s"/></signal>
+            <signal name="NotificationReplied"><arg type="u"/><arg type="s"/></signal>
             <method name="Inhibit">
               <arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/>
               <arg type="u" direction="out"/>

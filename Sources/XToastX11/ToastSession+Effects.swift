@@ -15,6 +15,8 @@ extension ToastSession {
             return try carryOutInQueue(effect)
         case .lookAtScreen, .show, .present, .blend, .raise, .restack, .slide, .announce, .hide:
             return try carryOutOnScreen(effect)
+        case .takeKeyboard, .releaseKeyboard, .editReply:
+            return carryOutReply(effect)
         case .lookAtLock, .watchLock, .withdraw, .restore:
             return try carryOutLock(effect)
         case .lookAtFullscreen, .watchFullscreen, .lookAtIdle, .watchReturn, .lookAtPointer, .speak, .forward, .open, .finish:
@@ -73,7 +75,9 @@ extension ToastSession {
                     progress: onScreen?.windows.first?.progress)
             else { return [.noRoom] }
             showing = shown
-            return [.shown]
+            guard let draft = session.showing?.reply else { return [.shown] }
+            // An update while the entry is open: the draft and the keyboard go to the new windows.
+            return [.shown] + carryOutReply(.editReply(draft)) + carryOutReply(.takeKeyboard)
         case .present(let appearance, let turn): showing?.present(appearance, turn: turn)
         case .blend(let composited): showing?.blend(composited)
         case .raise: showing?.raise()
@@ -93,6 +97,25 @@ extension ToastSession {
         case .hide:
             showing = nil
             retiring = nil
+        default: break
+        }
+        return []
+    }
+
+    /// The reply entry: the keyboard, and the draft drawn in the button row.
+    private func carryOutReply(_ effect: Session.Effect) -> [Session.Event] {
+        switch effect {
+        case .takeKeyboard:
+            guard let window = showing?.windows.first?.window else { return [.keyboard(taken: false)] }
+            replyKeyboard?.release()
+            replyKeyboard = ReplyKeyboard(display: display, window: window)
+            if replyKeyboard == nil { warn("cannot take the keyboard for the reply: another program holds it") }
+            return [.keyboard(taken: replyKeyboard != nil)]
+        case .releaseKeyboard:
+            replyKeyboard?.release()
+            replyKeyboard = nil
+        case .editReply(let draft):
+            showing?.editReply(draft, placeholder: session.content.reply?.placeholder ?? ReplyField.defaultPlaceholder)
         default: break
         }
         return []

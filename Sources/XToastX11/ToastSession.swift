@@ -43,6 +43,8 @@ public final class ToastSession {
     var showing: WindowSet?
     /// The toast being replaced by a new one, kept until the new one is drawn over it.
     var retiring: WindowSet?
+    /// The keyboard, while the reply entry is open.
+    var replyKeyboard: ReplyKeyboard?
     /// Work asked for by a batch of events, done once after it.
     var looksAtTurn = false
     var restacks = false
@@ -145,6 +147,7 @@ public final class ToastSession {
             try sleep()
         }
         // The windows go before the ticket leaves the queue: the next toast never overlaps.
+        replyKeyboard?.release()
         showing = nil
         retiring = nil
         XFlush(display.pointer)
@@ -232,6 +235,7 @@ public final class ToastSession {
         if queue.affectsPause(&event) { return .pauseChanged }
         if watchesFullscreen && fullscreenWatch.affects(event) { return .fullscreenChanged }
         if lockWatch.affects(event) { return .lockChanged }
+        if let key = replyKeyboard?.translate(&event) { return .key(key) }
         if idleWatch.handle(event) { return .userReturned }
         if let showing, let translated = showing.handle(&event) {
             if case .click = translated { clickTime = UInt32(truncatingIfNeeded: event.xbutton.time) }

@@ -198,6 +198,14 @@ final class ToastWindow {
     /// The server lost the window's pixels (exposed): paint again at the next frame.
     func invalidate() { needsPaint = true }
 
+    /// Draws the reply entry with `reply` in the button row (nil: the buttons) from the next
+    /// frame on.
+    func editReply(_ reply: (text: String, placeholder: String)?) {
+        painter.reply = reply
+        (content, textLayer) = (nil, nil)
+        needsPaint = true
+    }
+
     /// Shows the toast at `appearance`. With a compositor: the window fitted to the box at that
     /// scale, the content drawn into it at full strength, and the opacity handed to the
     /// compositor; a frame that only fades sends one property change. Without one there is

@@ -133,6 +133,11 @@ final class WindowSet {
         return nil
     }
 
+    /// The reply entry's draft in every window (nil: the buttons again).
+    func editReply(_ draft: ReplyDraft?, placeholder: String) {
+        windows.forEach { $0.editReply(draft.map { ($0.text, placeholder) }) }
+    }
+
     /// Draws every window in `appearance`.
     func present(_ appearance: Appearance, turn: Double) {
         for window in windows {

@@ -115,7 +115,8 @@ struct XToastCommand {
         // A toast.
         var content = ToastContent(
             message: message, title: settings.title, icon: settings.icon, progress: settings.progress, markup: settings.markup,
-            spinner: settings.spinner || runCommand != nil, buttons: settings.buttons)
+            spinner: settings.spinner || runCommand != nil, buttons: settings.buttonRow.labels)
+        content.reply = settings.buttonRow.reply
         content.iconTheme = sources.iconTheme
         if let path = settings.renderPNG {
             try render(content, style: settings.style, scale: settings.scale, to: path)
@@ -363,6 +364,8 @@ struct XToastCommand {
         }
         // A button's label is the answer, on standard output.
         if case .button(let index) = outcome, settings.buttons.indices.contains(index) { Output.write(settings.buttons[index] + "\n") }
+        // And a reply is the text typed.
+        if case .replied(let text) = outcome { Output.write(text + "\n") }
         if Caller.isNotificationService { NotificationChildMode.report(clickTime: clickTime) }
         // With --run, the command's status is ours.
         return commandStatus ?? outcome.exitStatus(action: settings.action)

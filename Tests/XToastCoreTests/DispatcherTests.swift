@@ -289,6 +289,19 @@ struct DispatcherTests {
         #expect(effects.prefix(2) == [.invoke(4, action: "reply", clickTime: 77), .closed(4, .dismissed)])
     }
 
+    @Test("A reply reaches the application as NotificationReplied, then the notification closes")
+    func replies() {
+        var v = VirtualService()
+        var request = NotificationRequest()
+        request.actions = ["inline-reply", "Reply"]
+        v.send(.notify(Dispatcher.Notification(id: 4, toast: NotificationToast(id: 4, request: request, icon: nil))))
+        let pid = v.pid(of: 4)!
+        v.alive[pid] = nil
+        let effects = v.send(
+            .ended(pid, report: NotificationChild.Report(queued: true, outcome: ["replied", "On my way"], clickTime: 7), status: 0))
+        #expect(effects.prefix(2) == [.replied(4, text: "On my way"), .closed(4, .dismissed)])
+    }
+
     @Test("Idle for the idle time: the name goes; a call sent before is still served, and the service exits after it")
     func leaving() {
         var v = VirtualService()

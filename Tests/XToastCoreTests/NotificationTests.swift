@@ -159,6 +159,35 @@ struct NotificationTests {
         #expect(toast.arguments.filter { $0 == "--button" }.count == 8)
     }
 
+    @Test("An inline-reply is the reply button, last, with the placeholder hint; it takes one of the eight places")
+    func anInlineReplyIsTheReplyButton() {
+        var request = Self.request(actions: ["inline-reply", "", "later", "Later"])
+        request.hints.add("x-kde-reply-placeholder-text", .string("Answer\nAna…"))
+        let toast = NotificationToast(id: 7, request: request, icon: nil)
+        #expect(
+            toast.arguments
+                == Self.start + ["--button", "Later", "--reply", "Reply", "--reply-placeholder", "Answer Ana…", "--", "Summary"])
+        #expect(toast.buttonKeys == ["later"])
+        let many = (0..<20).flatMap { ["key\($0)", "Label \($0)"] } + ["inline-reply", "Answer"]
+        let crowded = NotificationToast(id: 7, request: Self.request(actions: many), icon: nil)
+        #expect(crowded.arguments.filter { $0 == "--button" }.count == NotificationToast.buttonLimit - 1)
+        #expect(crowded.arguments.contains("--reply"))
+        // As the command line takes them: eight buttons in all.
+        var builder = ConfigurationBuilder()
+        #expect(throws: Never.self) { try builder.apply(commandLine: CommandLineParser.parse(crowded.arguments).options) }
+        #expect(builder.configuration.buttonRow.labels.count == NotificationToast.buttonLimit)
+    }
+
+    @Test("A reply is reported as the text after its word, and answered as an action is")
+    func aReplyIsReported() {
+        let toast = NotificationToast(id: 7, request: Self.request(actions: ["inline-reply", "Reply"]), icon: nil)
+        let report = NotificationChild.Report(parsing: "queued\nreplied\nSee you\ntime=5\n")
+        #expect(report.outcome == ["replied", "See you"] && report.clickTime == 5)
+        #expect(toast.reply(in: report) == "See you")
+        #expect(toast.ending(report, closedByCall: false) == (nil, .closed(.dismissed)))
+        #expect(toast.reply(in: NotificationChild.Report(parsing: "button\nReply\n")) == nil)
+    }
+
     @Test(
         "How a toast's end is reported",
         arguments: [

@@ -176,7 +176,7 @@ struct OptionTableTests {
     static let openValueOptions: Set<String> = [
         "app", "offset", "idle", "font", "foreground", "background", "radius", "padding", "max-width", "max-lines", "fade-in", "fade-out",
         "scale", "title", "progress", "tag", "button", "in", "at", "tz", "display", "notification", "keep-notifications",
-        "keep-notifications-for",
+        "keep-notifications-for", "reply", "reply-placeholder",
     ]
 
     @Test("Every value option lists its words or a file, or is one whose values are numbers or free text")
@@ -345,7 +345,8 @@ struct OptionTableTests {
         ("animation", "wobble", "animation"), ("animation", "Fade", "animation"), ("animation", "", "animation"),
         ("stack", "maybe", "stack"), ("click-through", "maybe", "click-through"),
         ("tag", "", "tag"), ("tag", "a\nb", "tag"), ("button", "", "button"), ("button", " ", "button"),
-        ("button", String(repeating: "b", count: 65), "button"),
+        ("button", String(repeating: "b", count: 65), "button"), ("reply", "", "reply"), ("reply", "\n", "reply"),
+        ("reply-placeholder", "", "reply placeholder"), ("reply-placeholder", String(repeating: "p", count: 201), "reply placeholder"),
         ("preset", "a.b", "preset"), ("preset", "", "preset"), ("preset", "my preset", "preset"),
         // --in takes a delay, --at a time, --generate-completion a shell.
         ("in", "soon", "delay"), ("in", "30m1h", "delay"), ("at", "25:00", "time"),
@@ -541,6 +542,12 @@ struct OptionTableTests {
         #expect(try configure(labels.map { ("button", $0) }).buttons == labels)
         #expect(try configure([("button", " Yes\u{7} ")]).buttons == ["Yes\u{FFFD}"])
         #expect(throws: OptionError.self) { try configure((1...9).map { ("button", "Choice \($0)") }) }
+        // A reply button is one of the eight, and goes last whatever the order given.
+        let replying = try configure([("reply", "Answer")] + labels.prefix(7).map { ("button", $0) })
+        #expect(replying.buttonRow.labels == Array(labels.prefix(7)) + ["Answer"])
+        #expect(replying.buttonRow.reply == ReplyField(button: 7, placeholder: ReplyField.defaultPlaceholder))
+        #expect(throws: OptionError.self) { try configure([("reply", "Answer")] + labels.map { ("button", $0) }) }
+        #expect(throws: OptionError.self) { try configure(labels.map { ("button", $0) } + [("reply", "Answer")]) }
     }
 }
 

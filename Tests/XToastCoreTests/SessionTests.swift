@@ -34,6 +34,8 @@ struct VirtualSession {
     var screen = Session.Screen()
     /// How long a slide in the stack takes when asked to restack (nil: nothing moves).
     var slideDuration: Double? = 0.25
+    /// Whether the keyboard can be had for a reply entry.
+    var keyboardFree = true
 
     /// `motion`: the toast's, a linear 0.2 s fade unless said.
     init(_ plan: Session.Plan, motion: Motion = .fade(in: 0.2, out: 0.2, curve: .linear)) {
@@ -70,6 +72,7 @@ struct VirtualSession {
         case .lookAtIdle: .idle(seconds: idleSeconds)
         case .watchReturn: idleAlarm ? nil : .noReturnAlarm
         case .restack: .sliding(until: slideDuration.map { now + $0 })
+        case .takeKeyboard: .keyboard(taken: keyboardFree)
         default: nil
         }
     }

@@ -392,4 +392,44 @@ struct ContentRenderTests {
         let hits = Set((0..<toast.boxSize.width).compactMap { toast.button(at: Point(x: $0, y: row)) })
         #expect(hits == Set(0..<8))
     }
+
+    // MARK: The reply entry
+
+    /// The toast with "Reply" after "Later", its entry open with `text` when given.
+    private func replying(_ text: String?) throws -> (ToastPainter, PixelReader) {
+        var content = ToastContent(message: "Lunch?", buttons: ["Later", "Reply"])
+        content.reply = ReplyField(button: 1, placeholder: "Answer…")
+        let toast = try painter(content)
+        toast.reply = text.map { ($0, "Answer…") }
+        return (toast, PixelReader(try toast.image()))
+    }
+
+    @Test("A reply button leaves room to type a line; the open entry spans the row, framed, and takes no clicks")
+    func replyEntry() throws {
+        let (closed, buttons) = try replying(nil)
+        #expect(closed.boxSize.width >= 320)
+        let (open, entry) = try replying("")
+        #expect(open.boxSize == closed.boxSize)
+        let style = Style.toast
+        let row = open.boxSize.height - Int(style.buttonHeight / 2 + style.padding)
+        // Its frame's left edge is just inside the padding, where no button was (the image has
+        // the shadow's margins around the box).
+        let (x, y) = (open.margins.left + Int(style.padding), open.margins.top + row)
+        let framed = (0..<4).map { entry[x + $0, y] }.max { $0.red < $1.red }!
+        let before = (0..<4).map { buttons[x + $0, y] }.max { $0.red < $1.red }!
+        #expect(Int(framed.red) > Int(before.red) + 60, "\(framed) against \(before)")
+        #expect((0..<closed.boxSize.width).contains { closed.button(at: Point(x: $0, y: row)) == 1 })
+        #expect(!(0..<open.boxSize.width).contains { open.button(at: Point(x: $0, y: row)) != nil })
+    }
+
+    @Test("What is typed is drawn in the entry, brighter than its placeholder")
+    func replyText() throws {
+        let (_, placeholder) = try replying("")
+        let (toast, typed) = try replying("On my way")
+        let row = toast.boxSize.height - Int(Style.toast.buttonHeight / 2 + Style.toast.padding)
+        func brightest(_ pixels: PixelReader) -> Int {
+            (30..<(toast.boxSize.width / 2)).map { Int(pixels[toast.margins.left + $0, toast.margins.top + row].red) }.max()!
+        }
+        #expect(brightest(typed) > brightest(placeholder) + 40)
+    }
 }

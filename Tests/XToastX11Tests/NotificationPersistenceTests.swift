@@ -242,8 +242,8 @@ extension OnScreen {
 
 /// A python3-dbus application that sends one notification (`notify`, its `server.Notify(…)` call)
 /// and stays on the bus: it prints "id N" first when `printsID`, then "action KEY" for each
-/// ActionInvoked and "closed REASON" for the NotificationClosed that ends it, or ends after
-/// `milliseconds`.
+/// ActionInvoked, "replied TEXT" for each NotificationReplied, and "closed REASON" for the
+/// NotificationClosed that ends it, or ends after `milliseconds`.
 func listeningClient(_ notify: String, printsID: Bool = false, milliseconds: Int = 20000) -> String {
     """
     import dbus, dbus.mainloop.glib
@@ -256,11 +256,14 @@ func listeningClient(_ notify: String, printsID: Bool = false, milliseconds: Int
     loop = GLib.MainLoop()
     def action(id, key):
         if id in mine: print("action", key, flush=True)
+    def replied(id, text):
+        if id in mine: print("replied", text, flush=True)
     def closed(id, reason):
         if id in mine:
             print("closed", reason, flush=True)
             loop.quit()
     bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
+    bus.add_signal_receiver(replied, "NotificationReplied", "org.freedesktop.Notifications")
     bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
     mine.append(\(notify))
     \(printsID ? #"print("id", mine[0], flush=True)"# : "")

@@ -24,6 +24,10 @@ public struct Configuration: Sendable {
     public var action = false
     /// `--button`, in the order given.
     public var buttons: [String] = []
+    /// `--reply`: the label of the button that opens the reply entry (after the others).
+    public var reply: String?
+    /// `--reply-placeholder`: what the empty entry shows.
+    public var replyPlaceholder: String?
     public var detach = false
     public var printOutcome = false
     /// Kept in the history (`in-history = false`, `--no-history`; notify-send's `-e`).

@@ -18,6 +18,7 @@ public enum Invocation {
             for (given, name) in [
                 (request.run, "--run"), (request.action, "--action"), (request.followStandardInput, "--stdin"),
                 (request.printOutcome, "--print-outcome"), (!request.buttons.isEmpty, "--button"),
+                (request.reply != nil, "--reply"),
             ] where given {
                 throw OptionError("--detach returns at once: it cannot be used with \(name)")
             }

@@ -317,12 +317,26 @@ public enum OptionTable {
         ) { config, text throws(OptionError) in
             // The message's rules: bounded, no control characters; a label is a word or two, on
             // one line (it is printed as one line of the answer: line breaks and tabs are spaces).
-            let line = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
-            guard let label = try? MessageText.normalize(line), label.count <= 64 else {
-                throw OptionError("invalid button \"\(text)\": expected a label of 1 to 64 characters")
-            }
-            guard config.buttons.count < 8 else { throw OptionError("invalid button \"\(text)\": at most 8 buttons") }
+            let label = try Configuration.buttonLabel(text)
+            guard config.buttonCount < 8 else { throw OptionError("invalid button \"\(text)\": at most 8 buttons") }
             config.buttons.append(label)
+        },
+        OptionDefinition(
+            "reply", value: "label", scope: .invocation,
+            help:
+                "A button that opens a one-line entry in the button row; only then does the toast take the keyboard. Enter prints the reply and ends the toast, Escape closes the entry."
+        ) { config, text throws(OptionError) in
+            let label = try Configuration.buttonLabel(text, option: "reply")
+            guard config.reply != nil || config.buttonCount < 8 else { throw OptionError("invalid reply \"\(text)\": at most 8 buttons") }
+            config.reply = label
+        },
+        OptionDefinition(
+            "reply-placeholder", value: "text", scope: .invocation, help: "What the empty reply entry shows.",
+            default: ReplyField.defaultPlaceholder
+        ) { config, text throws(OptionError) in
+            guard let line = try? MessageText.normalize(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })), line.count <= 200
+            else { throw OptionError("invalid reply placeholder \"\(text)\": expected 1 to 200 characters") }
+            config.replyPlaceholder = line
         },
         OptionDefinition("in", value: "delay", scope: .invocation, help: "Show it after a delay: 90s, 25m, 1h30m, 2d.") {
             config, text throws(OptionError) in

@@ -197,6 +197,8 @@ public struct Dispatcher: Sendable {
         /// The application's action was taken: `ActivationToken` (for a click at that X server
         /// time), then `ActionInvoked`.
         case invoke(UInt32, action: String, clickTime: UInt32?)
+        /// `NotificationReplied`: the text typed into its reply entry.
+        case replied(UInt32, text: String)
         /// `NotificationClosed`.
         case closed(UInt32, NotificationClosedReason)
         /// Write the notification into the store: kept after its toast.
@@ -682,7 +684,8 @@ extension Dispatcher: Machine {
             return action == nil ? [] : [.openCenter]
         }
         // Spec 1.2: the token first, so that the application has it when it acts.
-        let invoked: [Effect] = action.map { [.invoke(id, action: $0, clickTime: clickTime)] } ?? []
+        var invoked: [Effect] = action.map { [.invoke(id, action: $0, clickTime: clickTime)] } ?? []
+        if entry.asked == .nothing, let report, let text = toast.reply(in: report) { invoked.append(.replied(id, text: text)) }
         switch end {
         case .kept: return invoked + keepEntry(id)
         case .closed(let reason): return invoked + closeEntry(id, reason)

@@ -85,7 +85,9 @@ public enum KeptNotifications {
     }
 
     /// The options of an invocation's scope that `NotificationToast` writes.
-    static let serviceOptions: Set<String> = ["print-outcome", "preset", "tag", "markup", "title", "no-history", "button", "action"]
+    static let serviceOptions: Set<String> = [
+        "print-outcome", "preset", "tag", "markup", "title", "no-history", "button", "action", "reply", "reply-placeholder",
+    ]
 
     private static func escape(_ value: String) -> String { HistoryStore.escape(value) }
 

@@ -59,6 +59,8 @@ public struct NotificationHints: Equatable, Sendable {
     public var soundName: String?
     public var soundFile: String?
     public var suppressSound = false
+    /// `x-kde-reply-placeholder-text`: what the empty reply entry shows (`inline-reply`).
+    public var replyPlaceholder: String?
     /// Hints of a type the spec does not give them, by name: one warning, then ignored.
     public var mistyped: [String] = []
 
@@ -88,10 +90,11 @@ public struct NotificationHints: Equatable, Sendable {
         case ("sound-file", .string(let text)): soundFile = text
         case ("suppress-sound", .boolean(let flag)): suppressSound = flag
         case ("suppress-sound", .integer(let number)): suppressSound = number != 0
+        case ("x-kde-reply-placeholder-text", .string(let text)): replyPlaceholder = text
         case ("urgency", _), ("category", _), ("desktop-entry", _), ("image-path", _), ("image_path", _), ("image-data", _),
             ("image_data", _), ("icon_data", _), ("value", _), ("x-dunst-stack-tag", _), ("x-canonical-private-synchronous", _),
             ("transient", _), ("resident", _), ("x-kde-display-appname", _), ("x-kde-origin-name", _), ("sound-name", _),
-            ("sound-file", _), ("suppress-sound", _):
+            ("sound-file", _), ("suppress-sound", _), ("x-kde-reply-placeholder-text", _):
             if mistyped.count < 16 { mistyped.append(name) }
         default: break
         }

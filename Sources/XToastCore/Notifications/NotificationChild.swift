@@ -57,7 +57,8 @@ public enum NotificationChild {
                 queued = true
                 lines.removeFirst()
             }
-            let outcomeLines = lines.first == "button" ? 2 : 1
+            // A button's label or a reply's text follows the word.
+            let outcomeLines = lines.first == "button" || lines.first == "replied" ? 2 : 1
             if lines.count > outcomeLines, let last = lines.last, last.hasPrefix(NotificationChild.timePrefix),
                 let time = UInt32(last.dropFirst(NotificationChild.timePrefix.count))
             {

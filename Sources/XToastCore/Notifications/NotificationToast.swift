@@ -107,28 +107,10 @@ public struct NotificationToast: Equatable, Sendable {
         if let icon { arguments += ["--icon", icon] }
         if let value = request.hints.value { arguments += ["--progress", String(value)] }
 
-        // Actions come in key, label pairs: "default" is a click on the body, the rest buttons.
-        var keys: [String] = []
-        var labels: [String] = []
-        var hasDefault = false
-        var pairs = request.actions.prefix(2 * 64)[...]
-        while pairs.count >= 2 {
-            let key = pairs.removeFirst()
-            let label = pairs.removeFirst()
-            if key == "default" {
-                hasDefault = true
-                continue
-            }
-            guard keys.count < Self.buttonLimit, !keys.contains(key),
-                let text = Self.label(label.isEmpty ? key : label), !labels.contains(text)
-            else { continue }
-            keys.append(key)
-            labels.append(text)
-            arguments += ["--button", text]
-        }
-        if hasDefault { arguments.append("--action") }
+        let actions = Self.actions(of: request)
+        arguments += actions.arguments
         if request.hints.transient { arguments.append("--no-history") }
-        (buttonKeys, self.labels, hasDefaultAction) = (keys, labels, hasDefault)
+        (buttonKeys, labels, hasDefaultAction) = (actions.keys, actions.labels, actions.hasDefault)
         whenExpired = request.expireTimeout < 0 && !request.hints.transient ? .kept : .closed
         whenActed = request.hints.resident && !request.hints.transient ? .kept : .closed
 
@@ -142,6 +124,60 @@ public struct NotificationToast: Equatable, Sendable {
         self.arguments = arguments
         let mustShowAlone = request.hints.stackTag != nil || urgency == "critical" || request.hints.transient || app.isEmpty
         group = mustShowAlone ? nil : app.lowercased()
+    }
+
+    /// The actions as the toast's options: they come in key, label pairs; "default" is a click
+    /// on the body, `inline-reply` the reply button, the rest buttons (eight at most in all).
+    static func actions(of request: NotificationRequest) -> (arguments: [String], keys: [String], labels: [String], hasDefault: Bool) {
+        var arguments: [String] = []
+        var keys: [String] = []
+        var labels: [String] = []
+        var hasDefault = false
+        var pairs = request.actions.prefix(2 * 64)[...]
+        // The spec's `inline-reply` is no button of the application's: it opens the entry, and
+        // what is typed comes back as `NotificationReplied` (it takes one of the eight places).
+        let reply = replyLabel(in: pairs)
+        while pairs.count >= 2 {
+            let key = pairs.removeFirst()
+            let label = pairs.removeFirst()
+            if key == "default" {
+                hasDefault = true
+                continue
+            }
+            guard key != replyAction, keys.count < buttonLimit - (reply == nil ? 0 : 1), !keys.contains(key),
+                let text = self.label(label.isEmpty ? key : label), !labels.contains(text)
+            else { continue }
+            keys.append(key)
+            labels.append(text)
+            arguments += ["--button", text]
+        }
+        if let reply {
+            arguments += ["--reply", reply]
+            let placeholder = request.hints.replyPlaceholder.map { plainLine($0, limit: labelLimit * 2) } ?? ""
+            if !placeholder.isEmpty { arguments += ["--reply-placeholder", placeholder] }
+        }
+        if hasDefault { arguments.append("--action") }
+        return (arguments, keys, labels, hasDefault)
+    }
+
+    /// The action key of an inline reply (the spec's, and KDE's).
+    public static let replyAction = "inline-reply"
+
+    /// The reply button's label, when the actions hold an `inline-reply` ("Reply" when its label
+    /// is empty or cannot be shown).
+    static func replyLabel(in pairs: ArraySlice<String>) -> String? {
+        var index = pairs.startIndex
+        while index + 1 < pairs.endIndex {
+            if pairs[index] == replyAction { return label(pairs[index + 1]) ?? "Reply" }
+            index += 2
+        }
+        return nil
+    }
+
+    /// The text a toast's report says was replied, if it says so.
+    public func reply(in report: NotificationChild.Report) -> String? {
+        guard report.outcome.first == "replied", report.outcome.count > 1 else { return nil }
+        return Self.plainLine(report.outcome[1], limit: ReplyDraft.limit)
     }
 
     /// This toast as the newest of a burst of `count` of its group: the title counts them
@@ -211,6 +247,8 @@ public struct NotificationToast: Equatable, Sendable {
             guard lines.count > 1, let key = key(ofButton: lines[1]) else { return (nil, .closed(.dismissed)) }
             return (key, whenActed.end(.dismissed))
         case "dismissed": return (nil, .closed(closedByCall ? .closedByCall : .dismissed))
+        // Answered as an action is: closed, or kept when resident.
+        case "replied": return (nil, whenActed.end(.dismissed))
         default: return (nil, .closed(closedByCall ? .closedByCall : .undefined))  // replaced by another tag's toast, dropped, failed
         }
     }

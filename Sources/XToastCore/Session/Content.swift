@@ -13,6 +13,8 @@ public struct ToastContent: Equatable, Sendable {
     public var iconTheme: String?
     /// Labels of buttons in a row under the text (`--button`); a click on one ends the toast.
     public var buttons: [String]
+    /// `--reply`: which button opens the reply entry, and its placeholder.
+    public var reply: ReplyField?
 
     public init(
         message: String, title: String? = nil, icon: Icon? = nil, progress: Progress? = nil, markup: Bool = false,

@@ -5,6 +5,8 @@ public enum Outcome: Equatable, Sendable {
     case dropped
     /// A click on button N (from 0, in `--button` order).
     case button(Int)
+    /// A reply typed into the entry of `--reply` and sent (one line, trimmed, never empty).
+    case replied(String)
     /// Ended by a terminating signal, which the command passes on in its exit status.
     case signalled(Int32)
 
@@ -19,6 +21,7 @@ public enum Outcome: Equatable, Sendable {
         case .replaced: "replaced"
         case .dropped: "dropped"
         case .button: "button"
+        case .replied: "replied"
         }
     }
 
@@ -27,7 +30,7 @@ public enum Outcome: Equatable, Sendable {
     public func exitStatus(action: Bool) -> Int32 {
         switch self {
         case .signalled(let number): 128 + number
-        case .clicked, .button: 0
+        case .clicked, .button, .replied: 0
         case .expired, .dismissed, .replaced, .dropped: action ? 2 : 0
         }
     }

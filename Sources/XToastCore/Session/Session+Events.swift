@@ -82,6 +82,11 @@ extension Session {
         case noReturnAlarm
         /// The user is back (the idle alarm after a `watchReturn` fired).
         case userReturned
+        /// A key typed into the open reply entry (`Reply.swift`).
+        case key(ReplyKey)
+        /// After a `takeKeyboard`: whether the keyboard could be had (another client, a window
+        /// manager's binding, may hold it).
+        case keyboard(taken: Bool)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -161,6 +166,13 @@ extension Session {
         /// Start the desktop's opener on this URL (`Link.command(opening:)`), on its own: nothing
         /// waits for it, and the toast goes on as it was.
         case open(String)
+        /// Take the keyboard for the reply entry (retrying a while if another client holds it):
+        /// answer with `.keyboard(taken:)`; keys come as `.key`.
+        case takeKeyboard
+        /// Give the keyboard back.
+        case releaseKeyboard
+        /// Draw the button row as the reply entry with this draft (nil: as buttons again).
+        case editReply(ReplyDraft?)
         /// Close the windows now.
         case hide
         /// Leave the queue, the stack and the schedule, so that the next toast can show.

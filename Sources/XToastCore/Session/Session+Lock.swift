@@ -76,6 +76,10 @@ extension Session {
     /// who ask. A window that may be a locker's with nobody holding the input is looked at again.
     mutating func lockWhileShowing(_ event: Event, at now: Double) -> [Effect] {
         guard var showing else { return [] }
+        if showing.reply != nil, case .lock(let state) = event, state != .clear {
+            // A locker needs the keyboard: an open reply entry gives it back first.
+            return closeReply(at: now) + lockWhileShowing(event, at: now)
+        }
         switch event {
         case .lockChanged: return [.lookAtLock]
         case .lock(.locked):

@@ -9,8 +9,14 @@ extension Session {
             return []
         case .stackChanged:
             return showing != nil && plan.stack ? [.restack] : []
+        case .click(.button(let index)) where index == content.reply?.button:
+            return reply(event, at: now)
         case .click(let outcome):
-            return showing != nil ? end(outcome) : []
+            // While the entry is open a click on the toast types nothing and ends nothing.
+            guard let showing, showing.reply == nil else { return [] }
+            return end(outcome)
+        case .key, .keyboard:
+            return reply(event, at: now)
         case .link(let url):
             return open(url, at: now)
         case .covered:
@@ -124,6 +130,9 @@ extension Session {
         case .locked:
             guard !showing.underLock else { return [] }
             showing.lock = .locked(heldUpdate: false)
+        case .replying(let draft):
+            guard showing.reply == nil, let draft else { return [] }
+            showing.reply = draft
         }
         if !wasFrozen {
             presentation.clock.freeze(at: now - presentation.start)
@@ -152,6 +161,9 @@ extension Session {
         case .locked:
             guard showing.underLock else { return [] }
             showing.lock = .clear
+        case .replying:
+            guard showing.reply != nil else { return [] }
+            showing.reply = nil
         }
         if !showing.isFrozen {
             presentation.clock.thaw(at: now - presentation.start)
@@ -162,7 +174,7 @@ extension Session {
     }
 
     /// A frame now, whatever the pace: what was drawn is gone or drawn another way.
-    private mutating func redraw(at now: Double) -> [Effect] {
+    mutating func redraw(at now: Double) -> [Effect] {
         guard var showing, showing.presentation != nil else { return [] }
         showing.presentation?.nextFrame = 0
         phase = .showing(showing)
@@ -198,7 +210,7 @@ extension Session {
             // The frame first: a look's answer that draws (a freeze) draws after it.
             let frame = frame(at: now)
             guard showing != nil else { return frame }
-            return frame + step(at: now) + looks(at: now) + lockLook(at: now)
+            return frame + step(at: now) + looks(at: now) + lockLook(at: now) + replyIdle(at: now)
         default:
             return []
         }

@@ -196,6 +196,8 @@ extension Session {
         public internal(set) var slide: Sliding?
         /// When a click last opened a link (monotonic seconds).
         public internal(set) var linkOpened: Double?
+        /// The inline reply's entry, while it is open (`Reply.swift`): it holds the keyboard.
+        public internal(set) var reply: ReplyDraft?
 
         public init(screen: Screen = Screen(), timeline: Timeline = Timeline(motion: .none, hold: nil)) {
             self.screen = screen
@@ -209,14 +211,15 @@ extension Session {
         }
 
         /// Whether anything stops the toast's time.
-        public var isFrozen: Bool { pointerOver || away != nil || underLock }
+        public var isFrozen: Bool { pointerOver || away != nil || underLock || reply != nil }
 
         /// The earliest of the frame, the slide's step and the looks.
         var deadline: Double? {
             let frame = presentation.flatMap { presentation in presentation.nextFrame.map { presentation.start + $0 } }
             var lockLook: Double?
             if case .undecided(let recheck) = lock { lockLook = recheck.next }
-            return [frame, slide?.next, nextPointerLook, away?.nextLook, lockLook].compactMap { $0 }.min()
+            let replyEnd = reply.map { $0.lastKey + ReplyDraft.idleLimit }
+            return [frame, slide?.next, nextPointerLook, away?.nextLook, lockLook, replyEnd].compactMap { $0 }.min()
         }
     }
 
@@ -275,7 +278,7 @@ extension Session {
     }
 
     /// What stops the toast's time (the timeline's hold is what it stops).
-    enum Freeze { case pointer, away(idle: Double), locked }
+    enum Freeze { case pointer, away(idle: Double), locked, replying(ReplyDraft?) }
 
     /// Seconds between two looks at where the pointer is while it moves over a click-through
     /// toast: about ten round trips a second while it moves, none while it rests.
