@@ -18,7 +18,7 @@
  * The state is a static inside a function, because Swift does not emit a header's file-scope
  * statics; call these from XDisplay.swift only. */
 
-#include <errno.h>
+#include <errno.h> /* EINTR, the constant: errno itself is read in XToastSystem only */
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -156,7 +156,9 @@ static inline void *xtoast_watchdog_run(void *unused) {
         unsigned silent_ms = 0, busy_ms = 0;
         while (dog->armed && dog->generation == generation) {
             struct timespec tick = {0, tick_ms * 1000000L};
-            while (nanosleep(&tick, &tick) != 0 && errno == EINTR) {}
+            /* clock_nanosleep returns its error instead of setting errno, which has one home
+             * (XToastSystem): an interrupted sleep sleeps the rest. */
+            while (clock_nanosleep(CLOCK_MONOTONIC, 0, &tick, &tick) == EINTR) {}
             if (!dog->armed || dog->generation != generation) break;
             int socket = -1;
             int waiting = xtoast_watchdog_waiting(dog, &socket);

@@ -81,14 +81,14 @@ final class QueueStore {
         case .watchStack(let entries): watchStack(entries.map { Window($0) })
         case .listenToPause: display.listenOnRoot(PropertyChangeMask, as: .queue)
         case .append(let list):
-            display.setListProperty(display.root, atom(list), type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
+            display.setListProperty(display.root, display.atom(list), type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
         case .grab: XGrabServer(dpy)
         case .ungrab: XUngrabServer(dpy)
         case .write(let list, let entries):
             if entries.isEmpty {
-                XDeleteProperty(dpy, display.root, atom(list))
+                XDeleteProperty(dpy, display.root, display.atom(list))
             } else {
-                display.setListProperty(display.root, atom(list), type: Atom(XA_WINDOW), entries)
+                display.setListProperty(display.root, display.atom(list), type: Atom(XA_WINDOW), entries)
             }
         case .replaces(let entries):
             display.setListProperty(ticket, display.atoms.replaces, type: Atom(XA_WINDOW), entries)
@@ -108,7 +108,7 @@ final class QueueStore {
         case .queueAndPause:
             let (queue, pause) = display.queueAndRawPause()
             return .queueAndPause(queue: queue, pause: pause)
-        case .list(let list, let limit): return .list(display.readList(atom(list), limit: limit))
+        case .list(let list, let limit): return .list(display.readList(display.atom(list), limit: limit))
         case .tickets(let entries, let thenQueue):
             let windows = entries.map { Window($0) }
             guard thenQueue else { return .tickets(display.tickets(windows), queue: nil) }
@@ -117,20 +117,12 @@ final class QueueStore {
         case .facts(let entries): return .facts(display.ticketFacts(entries.map { Window($0) }))
         case .appendChecked(let list):
             let failed = display.trapErrors {
-                display.setListProperty(display.root, atom(list), type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
+                display.setListProperty(display.root, display.atom(list), type: Atom(XA_WINDOW), [UInt(ticket)], mode: PropModeAppend)
             }
             return .appended(failed: !failed.isEmpty)
         case .isMalformed(let list):
-            let type = display.propertyType(display.root, atom(list))
+            let type = display.propertyType(display.root, display.atom(list))
             return .malformed(type != 0 && type != Atom(XA_WINDOW))
-        }
-    }
-
-    private func atom(_ list: QueueMember.List) -> Atom {
-        switch list {
-        case .queue: display.atoms.queue
-        case .scheduled: display.atoms.scheduled
-        case .stack: display.atoms.stack
         }
     }
 
@@ -268,6 +260,15 @@ final class QueueStore {
 }
 
 extension XDisplay {
+    /// The root window's property that holds `list`.
+    public func atom(_ list: QueueMember.List) -> Atom {
+        switch list {
+        case .queue: atoms.queue
+        case .scheduled: atoms.scheduled
+        case .stack: atoms.stack
+        }
+    }
+
     /// The queue, or empty when absent or malformed.
     public func readQueue() -> [UInt] { readList(atoms.queue) }
 

@@ -79,11 +79,12 @@ public final class ToastSession {
         do throws(X11Error) {
             (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         } catch {
-            // A monitor named in a file may be unplugged today (a laptop off its dock): asked for
-            // in this call it is an error, from a file or the resources it must not silence toasts.
-            guard case .unknownMonitor = error, let origin = request.monitorOrigin else { throw error }
-            request.monitor = Configuration().monitor
-            warn("\(origin): monitor: \(error.description); showing it on the default monitor, \(request.monitor)")
+            // Core decides (`UnknownMonitorError.fallback`): an error, or the default monitor.
+            guard case .unknownMonitor(let missing) = error, let fallback = missing.fallback(from: request.monitorOrigin) else {
+                throw error
+            }
+            request.monitor = fallback.monitor
+            warn(fallback.warning)
             (targets, panels) = try Self.monitors(for: request.monitor, on: display)
         }
         self.request = request

@@ -33,7 +33,7 @@ public enum X11Error: Error, Equatable, CustomStringConvertible {
         case .busyElsewhere(let name):
             "display \"\(name)\" served other clients but not this one for \(XDisplay.busyTimeout) s"
         case .unknownMonitor(let error):
-            "no monitor \"\(error.choice)\" (monitors: \(error.available.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ")))"
+            error.description
         case .noMonitors:
             "the X server reports no monitors"
         case .cannotCreateWindow(let why):

@@ -255,14 +255,11 @@ struct XToastCommand {
             display.setPause(settings.mode == .pause ? Pause(length: pauseLength, from: Clock.wall()) : nil)
             return
         }
-        // The queue's first toast is the one on screen; stacked toasts are on screen too.
-        let lists = settings.mode == .cancelScheduled ? [display.atoms.scheduled] : [display.atoms.queue, display.atoms.stack]
-        for list in lists {
-            _ = display.send(.dismiss, in: list) { tickets in
-                if let tag = settings.tag { return tickets.filter { $0.1.tag == tag } }
-                // --dismiss: the first of each, the oldest toast on screen there (not one
-                // standing aside for a pause or a fullscreen window).
-                return settings.mode == .dismiss ? Array(tickets.filter { $0.1.pause != .held && $0.1.pause != .aside }.prefix(1)) : tickets
+        guard let dismissal = Dismissal(settings.mode) else { return }
+        for list in dismissal.lists {
+            _ = display.send(.dismiss, in: display.atom(list)) { tickets in
+                let targets = Set(dismissal.targets(in: tickets.map { (UInt($0.0), $0.1) }, tag: settings.tag))
+                return tickets.filter { targets.contains(UInt($0.0)) }
             }
         }
     }

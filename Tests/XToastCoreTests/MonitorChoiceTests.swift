@@ -114,6 +114,19 @@ struct MonitorChoiceTests {
         }
     }
 
+    @Test("Unplugged: asked for on the command line it is an error; from a file, the default monitor, with a warning")
+    func unplugged() {
+        let missing = UnknownMonitorError(choice: .named("HDMI-2"), available: ["DP-1", "HDMI-1"])
+        #expect(missing.description == #"no monitor "HDMI-2" (monitors: 0 DP-1, 1 HDMI-1)"#)
+        #expect(missing.fallback(from: nil) == nil)
+        let fallback = missing.fallback(from: "~/.config/xtoast/config:3")
+        #expect(fallback?.monitor == Configuration().monitor)
+        #expect(
+            fallback?.warning
+                == #"~/.config/xtoast/config:3: monitor: no monitor "HDMI-2" (monitors: 0 DP-1, 1 HDMI-1); showing it on the default monitor, pointer"#
+        )
+    }
+
     @Test(
         "No monitors: nothing to choose, and no crash",
         arguments: [MonitorChoice.pointer, .focus, .primary, .all, .named("DP-1"), .index(0)])

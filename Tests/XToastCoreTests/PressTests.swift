@@ -32,6 +32,46 @@ struct PressTests {
         #expect(Press.target(label: nil, queue: [], stack: []) == nil)
     }
 
+    // MARK: --dismiss, --dismiss-all, --cancel-scheduled
+
+    @Test func dismissClosesTheOldestToastOnScreenNotOneStandingAsideOrWaitingBehindIt() {
+        let queue = [
+            (UInt(10), Self.ticket(1, pause: .held)), (UInt(11), Self.ticket(2, pause: .aside)),
+            (UInt(12), Self.ticket(3, pause: .through)),
+            (UInt(13), Self.ticket(4)),
+        ]
+        #expect(Dismissal.onScreen.targets(in: queue, tag: nil) == [12])
+        #expect(Dismissal.onScreen.targets(in: Array(queue.suffix(1)), tag: nil) == [13])
+        #expect(Dismissal.onScreen.targets(in: Array(queue.prefix(2)), tag: nil) == [], "nothing on screen")
+    }
+
+    @Test func aTagClosesEveryToastWithItWhereverItIsAndNothingElse() {
+        var tagged = Self.ticket(2, pause: .held)
+        tagged.tag = "vol"
+        var late = Self.ticket(4)
+        late.tag = "vol"
+        let tickets = [(UInt(10), Self.ticket(1)), (UInt(11), tagged), (UInt(12), Self.ticket(3)), (UInt(13), late)]
+        for dismissal in [Dismissal.onScreen, .all, .scheduled] {
+            #expect(dismissal.targets(in: tickets, tag: "vol") == [11, 13], "\(dismissal)")
+            #expect(dismissal.targets(in: tickets, tag: "other") == [], "\(dismissal)")
+        }
+    }
+
+    @Test func dismissAllAndCancelScheduledCloseEveryToastInTheirLists() {
+        let tickets = [(UInt(10), Self.ticket(1, pause: .held)), (UInt(11), Self.ticket(2)), (UInt(12), Self.ticket(3))]
+        #expect(Dismissal.all.targets(in: tickets, tag: nil) == [10, 11, 12])
+        #expect(Dismissal.scheduled.targets(in: tickets, tag: nil) == [10, 11, 12])
+    }
+
+    @Test(arguments: [
+        (Configuration.Mode.dismiss, Dismissal?.some(.onScreen), [QueueMember.List.queue, .stack]),
+        (.dismissAll, .all, [.queue, .stack]), (.cancelScheduled, .scheduled, [.scheduled]), (.show, nil, []), (.press, nil, []),
+    ])
+    func eachModeLooksInItsLists(mode: Configuration.Mode, dismissal: Dismissal?, lists: [QueueMember.List]) {
+        #expect(Dismissal(mode) == dismissal)
+        #expect((dismissal?.lists ?? []) == lists)
+    }
+
     @Test(arguments: [
         (0, 0, Outcome?.some(.clicked)), (0, 2, .clicked), (1, 2, .button(0)), (2, 2, .button(1)),
         (3, 2, nil), (1, 0, nil), (-1, 2, nil), (Int.max, 8, nil),

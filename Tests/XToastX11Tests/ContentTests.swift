@@ -59,32 +59,6 @@ extension OnScreen {
             #expect(empty.status == 64)
         }
 
-        @Test func theAlertBouncesIn() throws {
-            let (display, watcher) = try prepareSharedDisplay()
-            let toast = try XToastProcess(
-                ["--preset", "alert", "--monitor", "L", "--fade-in", "6", "--duration", "sticky", "Saved"], display: display)
-            let window = try #require(try watcher.waitForToasts().first)
-            let frame = try #require(watcher.geometry(window))
-            // The box's width on its middle row: the run of pixels darker than the background
-            // (the window follows the box as it grows, so look well beyond where it was mapped).
-            func boxWidth() throws -> Int {
-                let shot = try Screenshot(display: display)
-                let y = frame.y + frame.height / 2
-                let row = (frame.x - frame.width)..<(frame.x + 2 * frame.width)
-                let dark = row.filter { shot.pixel($0, y).b < backgroundColour.b - 8 }
-                return (dark.last ?? 0) - (dark.first ?? 0)
-            }
-            // Real time passing is what is tested: early in the six-second bounce, then after it.
-            Thread.sleep(forTimeInterval: 0.6)
-            let early = try boxWidth()  // scale about 0.88 at alpha 0.18, rising towards 1.1
-            Thread.sleep(forTimeInterval: 6)
-            let settled = try boxWidth()  // scale 1
-            #expect(early > 0 && settled > 0)
-            #expect(Double(early) < 0.95 * Double(settled), "early \(early) px, settled \(settled) px")
-            toast.signal(SIGUSR1)
-            #expect(try toast.wait().status == 0)
-        }
-
         @Test func aMissingOrBrokenIconIsOneClearError() throws {
             let empty = temporaryPath(".png")
             FileManager.default.createFile(atPath: empty, contents: Data())

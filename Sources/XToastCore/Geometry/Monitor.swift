@@ -54,13 +54,35 @@ public enum MonitorChoice: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The named or numbered monitor does not exist on this display.
-public struct UnknownMonitorError: Error, Equatable {
+public struct UnknownMonitorError: Error, Equatable, CustomStringConvertible {
     public var choice: MonitorChoice
     public var available: [String]
 
     public init(choice: MonitorChoice, available: [String]) {
         self.choice = choice
         self.available = available
+    }
+
+    /// The monitors there are, numbered, so that the user can pick one.
+    public var description: String {
+        "no monitor \"\(choice)\" (monitors: \(available.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ")))"
+    }
+
+    /// Where the toast goes instead, and the warning that says so.
+    public struct Fallback: Equatable, Sendable {
+        public var monitor: MonitorChoice
+        public var warning: String
+    }
+
+    /// What a toast does when its monitor is not there; `origin`: where the choice was read (a
+    /// file, the resources; nil: the command line). A monitor named in a file may be unplugged
+    /// today (a laptop off its dock), and a file or the resources must not silence toasts: the
+    /// toast goes on the default monitor, with a warning. Asked for in this call, it is an error
+    /// (nil).
+    public func fallback(from origin: String?) -> Fallback? {
+        guard let origin else { return nil }
+        let monitor = Configuration().monitor
+        return Fallback(monitor: monitor, warning: "\(origin): monitor: \(description); showing it on the default monitor, \(monitor)")
     }
 }
 
