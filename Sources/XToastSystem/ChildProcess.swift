@@ -156,10 +156,10 @@ public enum ChildProcess {
     /// default handling of every signal. Nothing waits for it or reaps it: this returns once it
     /// runs (the child between us ends at once, and its exec is confirmed through a pipe), and
     /// throws when it could not be started (not found, not executable).
-    public static func spawnDetached(arguments: [String]) throws(Errno) {
+    public static func spawnDetached(arguments: [String], environment: [String]? = nil) throws(Errno) {
         guard let name = arguments.first, let path = lookUp(name) else { throw .noSuchFile }
         let words = arguments.map { strdup($0) } + [nil]
-        let variables = Environment.all().map { strdup($0) } + [nil]
+        let variables = (environment ?? Environment.all()).map { strdup($0) } + [nil]
         defer { (words + variables).forEach { free($0) } }
         let (child, report) = try withNoOtherFork { () throws(Errno) -> (pid_t, Int32) in
             let report = try Pipe()

@@ -92,8 +92,9 @@ struct XToastCommand {
         if request.mode == .reshow { return try Control.reshow(parsed) }
         // Not when detaching: Pango loads them on a thread, and the fork must come while there is one.
         if request.mode == .show && !request.detach { startLoadingFonts() }
-        let message = request.mode == .show ? try self.message() : ""
-        let sources = try readSources()
+        // `--print-config`'s words are the text its rules are tried on.
+        let message = request.mode == .show ? try self.message() : parsed.words.joined(separator: " ")
+        let sources = try readSources(message: message)
         let settings = sources.settings
         if settings.mode == .printConfig {
             Output.write(configurationReport(sources))
@@ -122,6 +123,10 @@ struct XToastCommand {
             try render(content, style: settings.style, scale: settings.scale, to: path)
             return ExitStatus.success
         }
+        if !sources.verdict.matched.isEmpty {
+            ScriptRules.run(sources.verdict.commands, for: content, settings: settings, warn: warn)
+            if let outcome = ScriptRules.unshown(content, verdict: sources.verdict, settings: settings) { return outcome }
+        }
         return try show(content, settings: settings, origins: sources.builder.origins, display: sources.display!)
     }
 
@@ -147,13 +152,31 @@ struct XToastCommand {
         var builder: ConfigurationBuilder
         var configFile: (file: ConfigFile, path: String)?
         var settings: Configuration
+        /// What the config file's rules do to this toast (a script's, shown).
+        var verdict: RuleVerdict
         /// The user's icon theme, when a desktop publishes it (only needed for icon names).
         var iconTheme: String?
     }
 
+    /// What the config file's rules do to the toast this call shows (or `--print-config`
+    /// reports on): nothing for anything else, for a notification's toast (the service applied
+    /// them), or without a rule.
+    private func scriptVerdict(_ configFile: (file: ConfigFile, path: String)?, message: String) -> RuleVerdict {
+        // `--print-config` says what they did (to a toast with its words, from `--app`).
+        guard request.mode == .show || request.mode == .printConfig, request.renderPNG == nil, !Caller.isNotificationService,
+            let configFile,
+            configFile.file.sections.keys.contains(where: { $0.hasPrefix(NotificationRule.sectionPrefix) })
+        else { return RuleVerdict() }
+        let (rules, problems) = NotificationRule.rules(in: configFile.file)
+        for problem in problems.prefix(ConfigurationBuilder.warningsPerSource) {
+            warn("\(configFile.path):\(problem.line): \(problem.message)")
+        }
+        return ScriptToastRules.verdict(rules, app: request.app, title: request.title, message: message, preset: request.preset)
+    }
+
     /// Opens the display (when one is needed) and reads the other sources: X resources (from
     /// the server) and the config file; settles the preset and the icon.
-    private func readSources() throws(CommandError) -> Sources {
+    private func readSources(message: String) throws(CommandError) -> Sources {
         let needsDisplay = request.renderPNG == nil
         if request.mode == .show && request.detach && needsDisplay {
             // Before connecting, so that the caller never waits on the server: it waits (bounded)
@@ -175,14 +198,20 @@ struct XToastCommand {
         let resources = XResources.entries(in: display?.resourceString ?? "")
         let configFile = ConfigSource.load(request)
 
+        // A script's toast meets the config file's rules (an application's met them in the
+        // service); their preset under the command line's, their settings over the file's.
+        let verdict = scriptVerdict(configFile, message: message)
+        let preset = request.preset ?? verdict.preset
         var builder = ConfigurationBuilder()
-        let builtIn = builder.apply(builtInPreset: request.preset ?? "toast")
-        builder.apply(resources: resources, preset: request.preset)
-        if let configFile { builder.apply(file: configFile.file, path: configFile.path, preset: request.preset) }
+        let builtIn = builder.apply(builtInPreset: preset ?? "toast")
+        builder.apply(resources: resources, preset: preset)
+        if let configFile { builder.apply(file: configFile.file, path: configFile.path, preset: preset) }
+        builder.apply(rules: verdict)
         try! builder.apply(commandLine: parsed.options)  // checked in init
         for warning in builder.warnings { warn(warning) }
         var sources = Sources(
-            display: display, displayError: displayError, builder: builder, configFile: configFile, settings: builder.configuration)
+            display: display, displayError: displayError, builder: builder, configFile: configFile, settings: builder.configuration,
+            verdict: verdict)
 
         if let preset = sources.settings.preset, !builtIn {
             let known = Set(resources.compactMap(\.preset)).union(configFile?.file.sections.keys.map { $0 } ?? [])

@@ -20,7 +20,7 @@ struct NotifySendTests {
             (["-t", "2000", "Done"], ["--preset", "normal", "--markup", "--duration", "2000ms", "--detach", "--", "Done"]),
             (
                 ["--expire-time=0", "--app-name=test", "Sticky"],
-                ["--preset", "normal", "--markup", "--duration", "sticky", "--detach", "--", "Sticky"]
+                ["--preset", "normal", "--markup", "--duration", "sticky", "--app", "test", "--detach", "--", "Sticky"]
             ),
             (
                 ["-eu", "low", "-pt", "500", "Quick"],
@@ -41,8 +41,8 @@ struct NotifySendTests {
                     "int:value:55", "Volume: 55%",
                 ],
                 [
-                    "--preset", "low", "--markup", "--icon", "audio-volume-high", "--progress", "55", "--tag", "volume", "--detach", "--",
-                    "Volume: 55%",
+                    "--preset", "low", "--markup", "--icon", "audio-volume-high", "--progress", "55", "--tag", "volume", "--app",
+                    "changeVolume", "--detach", "--", "Volume: 55%",
                 ]
             ),
             (

@@ -37,6 +37,18 @@ struct SessionReplyTests {
         #expect(v.session.outcome == nil)
     }
 
+    @Test("The pointer that clicked Reply may leave while the user types: the time still stands")
+    func pointerLeavesWhileTyping() {
+        var v = Self.opened()
+        v.send(.hover(.entered))
+        v.send(.click(.button(1)))
+        v.send(.hover(.left))
+        v.advance(to: 30)
+        #expect(v.session.outcome == nil)
+        v.send(.key(.cancel))
+        #expect(v.runToEnd() == .expired)
+    }
+
     @Test("Keys type; Enter ends the toast with the reply, trimmed, and gives the keyboard back")
     func sends() {
         var v = Self.opened()

@@ -8,6 +8,8 @@ public struct ConfigurationBuilder: Sendable {
         case preset(String)
         case resources(preset: String?)
         case file(path: String, line: Int)
+        /// A `[rule NAME]` section that matched a script's toast.
+        case rule(String)
         case commandLine
 
         public var description: String {
@@ -16,6 +18,7 @@ public struct ConfigurationBuilder: Sendable {
             case .preset(let name): "preset \(name)"
             case .resources(let preset): preset.map { "X resource xtoast.\($0).*" } ?? "X resource xtoast.*"
             case .file(let path, let line): "\(path):\(line)"
+            case .rule(let name): "rule \(name)"
             case .commandLine: "command line"
             }
         }
@@ -81,6 +84,15 @@ public struct ConfigurationBuilder: Sendable {
         let lineNumber = { (warning: String) in Int(warning.dropFirst(path.count + 1).prefix { $0.isNumber }) ?? 0 }
         warnings[earlier...].sort { lineNumber($0) < lineNumber($1) }
         limitWarnings(from: earlier, place: path)
+    }
+
+    /// Applies the look settings of the rules that matched a script's toast (over the config
+    /// file's, under the command line's).
+    public mutating func apply(rules verdict: RuleVerdict) {
+        for item in verdict.settings {
+            applyQuietly(
+                item.setting.key, item.setting.value, source: .rule(item.rule), place: "rule \(item.rule): \(item.setting.key)")
+        }
     }
 
     /// A source reports at most this many problems: a binary file given as `--config` has

@@ -491,7 +491,8 @@ public enum OptionTable {
         OptionDefinition(
             "app", value: "name", scope: .invocation,
             help:
-                "With --print-config: which of the config file's [rule NAME] sections a notification from application NAME would match, with the message as its summary (or --title as the summary over it), and what they would do."
+                "The application this toast is from, as the config file's [rule NAME] sections match it (app = NAME); without it a script's toast is from xtoast. With --print-config: which rules a toast with this text would match, and what they would do.",
+            default: ScriptToastRules.defaultApp
         ) { config, text in config.app = text },
         OptionDefinition("json", scope: .invocation, help: "--history and --list print JSON Lines, one object a toast.") {
             config, _ in config.json = true

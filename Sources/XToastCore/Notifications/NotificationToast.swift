@@ -73,18 +73,10 @@ public struct NotificationToast: Equatable, Sendable {
     /// the config file's.
     public init(id: UInt32, request: NotificationRequest, icon: String?, rules: [NotificationRule] = []) {
         let urgency = Self.urgency(request)
-        var preset = urgency
-        var settings: [NotificationRule.Setting] = []
-        var arrival = NotificationRule.Arrival.shown
-        var commands: [[String]] = []
-        for rule in rules where rule.matches(request, urgency: urgency) {
-            if let chosen = rule.preset { preset = chosen }
-            if let chosen = rule.arrival { arrival = chosen }
-            if let command = rule.run, commands.count < RuleCommands.perNotification { commands.append(command) }
-            settings += rule.settings
-        }
-        self.arrival = arrival
-        self.commands = commands
+        let verdict = RuleVerdict(rules, on: request, urgency: urgency)
+        let preset = verdict.preset ?? urgency
+        let settings = verdict.settings.map(\.setting)
+        (arrival, commands) = (verdict.arrival, verdict.commands)
         if !commands.isEmpty { commandEnvironment = RuleCommands.environment(id: id, request: request, urgency: urgency) }
         tag = request.hints.stackTag.flatMap { Ticket.isValidTag($0) ? $0 : nil } ?? Self.tag(id: id)
         var arguments = ["--print-outcome", "--preset", preset, "--tag", tag, "--markup"]

@@ -94,6 +94,8 @@ extension NotifySend {
         var waits = false
         /// `-e` or the `transient` hint: kept out of the history.
         var transient = false
+        /// `-a`: the rules' `app` (issue #30).
+        var appName: String?
         var actions: [(name: String, label: String)] = []
         /// How many `-A` options were given: an action without a name is named by its index.
         var actionCount = 0
@@ -118,9 +120,10 @@ extension NotifySend {
             case "print-id": printsID = true
             case "transient": transient = true
             case "wait": waits = true
+            case "app-name": appName = value.isEmpty ? nil : value
             case "version": mode = .version
             case "help": mode = .help
-            default: break  // app-name, category: nothing to do without a daemon
+            default: break  // category: nothing to do without a daemon
             }
         }
 
@@ -174,6 +177,7 @@ extension NotifySend {
             if let tag = tag ?? (replaceID ?? id).map(NotifySend.tag(id:)) { xtoast += ["--tag", tag] }
             for action in actions { xtoast += ["--button", action.label] }
             if transient { xtoast.append("--no-history") }
+            if let appName { xtoast += ["--app", appName] }
             if !waits { xtoast += ["--detach"] }
             // The text is markup: a lone "-" written as a character reference, so that xtoast
             // does not read it as "standard input".
