@@ -68,7 +68,11 @@ enum Documentation {
             X resources (xtoast.background: #000000cc). The command line wins over the
             file, the file over X resources.
 
+            RULES ([rule NAME] sections of the config file; any setting, and):
+
             """
+        for key in RuleKey.all { text += column("\(key.name) = <\(key.value)>", key.help) }
+        text += "\n"
         text += "EXAMPLES:\n"
         for (command, note) in examples { text += "  \(command)\(note.isEmpty ? "" : "  # \(note)")\n" }
         text += "\nEXIT STATUS:\n"
@@ -129,6 +133,13 @@ enum Documentation {
         page += "and as X resources: \\fBxtoast.background: #000000cc\\fR, \\fBxtoast.\\fR\\fIname\\fR\\fB.position: top\\fR. "
         page += "The command line wins over the file, the file over X resources, and those over the compiled defaults. "
         page += "A bad entry is reported with its file and line and skipped.\n"
+        page += ".SH RULES\n"
+        page += "A \\fB[rule\\fR \\fIname\\fB]\\fR section of the config file applies to every notification and script's toast "
+        page +=
+            "its match keys all fit (without case); all rules that fit apply, in the file's order. Besides any setting above, it takes:\n"
+        for key in RuleKey.all {
+            page += ".TP\n\\fB\(roff(key.name))\\fR = \\fI\(key.value)\\fR\n\(key.kind == .match ? "Match: " : "")\(roff(key.help))\n"
+        }
         page += ".SH EXIT STATUS\n"
         for (status, meaning) in exitStatuses { page += ".TP\n.B \(status)\n\(roff(meaning))\n" }
         page += ".SH BAD INPUT\n"
@@ -177,6 +188,14 @@ enum Documentation {
         text +=
             "\n## The notification service\n\nIn the config file's general part, or on `xtoast --notification-service`'s command line.\n\n"
         text += markdownTable(visible.filter { $0.scope == .service })
+        text += "\n## Rules\n\nA `[rule NAME]` section of the config file applies to every notification and script's toast "
+        text += "its match keys all fit (without case); all rules that fit apply, in the file's order. Besides any setting, it takes:\n\n"
+        text += "| key | kind | meaning | values |\n| --- | --- | --- | --- |\n"
+        for key in RuleKey.all {
+            let values = key.values.map { "`\($0)`" }.joined(separator: ", ")
+            text +=
+                "| `\(key.name) = \(key.value)` | \(key.kind == .match ? "match" : "action") | \(markdownCell(key.help)) | \(values) |\n"
+        }
         text += "\n## Examples\n\n```sh\n"
         for (command, note) in examples { text += command + (note.isEmpty ? "" : "  # \(note)") + "\n" }
         text += "```\n\n## Exit status\n\n| status | meaning |\n| --- | --- |\n"

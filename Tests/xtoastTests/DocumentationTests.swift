@@ -38,6 +38,21 @@ struct DocumentationTests {
         for (document, listed) in Self.isListed(option) { #expect(listed, "\(document) lacks --\(name)") }
     }
 
+    @Test("Every rule key is in --help, the man page and docs/options.md, and the config file's rules read it")
+    func everyRuleKeyIsEverywhere() {
+        for key in RuleKey.all {
+            #expect(Documentation.help.contains("  \(key.name) = <\(key.value)>"), "help lacks \(key.name)")
+            #expect(
+                Documentation.manual.contains(".TP\n\\fB\(key.name.replacingAll("-", with: "\\-"))\\fR = "), "man page lacks \(key.name)")
+            #expect(Documentation.markdown.contains("| `\(key.name) = \(key.value)` |"), "options.md lacks \(key.name)")
+            let value = key.values.last ?? (key.name == "run" ? "notify-me --now" : "some-thing")
+            let read = NotificationRule.rules(in: ConfigFile(parsing: "[rule r]\n\(key.name) = \(value)\n"))
+            #expect(read.problems.isEmpty, "\(key.name): \(read.problems)")
+        }
+        let unknown = NotificationRule.rules(in: ConfigFile(parsing: "[rule r]\nwhatever = 1\n"))
+        #expect(unknown.problems.count == 1)
+    }
+
     @Test("Hidden options are in none of them")
     func hiddenOptions() {
         for option in OptionTable.all where option.hidden {

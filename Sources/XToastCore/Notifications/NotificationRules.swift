@@ -44,7 +44,7 @@ public struct NotificationRule: Equatable, Sendable {
     }
 
     /// The keys a rule matches on: equal without case, or (`globKeys`) a glob.
-    public static let matchKeys = ["app", "category", "urgency", "desktop-entry", "summary", "body"]
+    public static let matchKeys = RuleKey.matchNames
     /// The keys matched with a glob: `*` any text, `?` one character, without case.
     static let globKeys: Set<String> = ["summary", "body"]
     /// A glob longer than this is refused: a pattern is the user's, but bounded all the same.
