@@ -211,6 +211,12 @@ public final class Wakeups {
         return events
     }
 
+    /// Blocks until handled signals come; those read (a process with nothing else to wait on:
+    /// `--inhibit`, while its command runs).
+    public func waitForSignals() -> [Event] {
+        wait(connection: -1).filter(\.isSignal)
+    }
+
     /// The next pending handled signal and its `si_code` (SI_KERNEL: from the terminal), if any.
     func readSignalInfo() -> (Int32, Int32)? {
         var info = signalfd_siginfo()

@@ -76,8 +76,9 @@ struct XToastCommand {
 
     /// Runs what the command line asks for; the exit status.
     func run() throws(CommandError) -> Int32 {
-        // Only a toast on screen has a loop that reads signals; the rest end by them as usual.
-        if request.mode != .show || request.renderPNG != nil { Wakeups.unblockHandledSignals() }
+        // Only a toast on screen has a loop that reads signals (and `--inhibit`, which passes
+        // them on to its command); the rest end by them as usual.
+        if (request.mode != .show && request.mode != .inhibit) || request.renderPNG != nil { Wakeups.unblockHandledSignals() }
         if let text = documentation {
             Output.write(text)
             return ExitStatus.success

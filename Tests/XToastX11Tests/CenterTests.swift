@@ -337,5 +337,28 @@ extension OnScreen {
             #expect(ended.status == 3 && ended.stderr.isEmpty, "\(ended)")
             try expectOthersStillShow(display, watcher)
         }
+
+        /// A SIGTERM sent to `xtoast --inhibit` goes on to its command, which may clean up; the
+        /// inhibition ends with it, and its status is the holder's.
+        @Test func aSignalToTheHolderReachesItsCommand() throws {
+            let (display, _) = try prepareSharedDisplay()
+            let bus = try PrivateBus(display: display)
+            let inhibited = [
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+                "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Notifications", "Inhibited",
+            ]
+            let marker = temporaryPath("-terminated")
+            defer { try? FileManager.default.removeItem(atPath: marker) }
+            let holder = try bus.start([
+                "env", "DISPLAY=\(display)", try xtoastBinary(), "--inhibit", "--", "sh", "-c",
+                "trap 'echo cleaned > \(marker); exit 7' TERM; while :; do sleep 0.05; done",
+            ])
+            try waitUntil("the service says it is inhibited", timeout: 20) { try bus.run(inhibited).contains("true") }
+            kill(holder.child.pid, SIGTERM)
+            let ended = try holder.result(timeout: 20)
+            #expect(ended.status == 7, "\(ended)")
+            #expect((try? String(contentsOfFile: marker, encoding: .utf8)) == "cleaned\n")
+            try waitUntil("the inhibition ends", timeout: 10) { try bus.run(inhibited).contains("false") }
+        }
     }
 }
