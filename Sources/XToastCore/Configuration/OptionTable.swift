@@ -386,7 +386,7 @@ public enum OptionTable {
         OptionDefinition(
             "inhibit", scope: .invocation,
             help:
-                "Run the command after -- and hold applications' notifications while it runs (a presentation, a screen share): they are kept unseen, in the centre, and as it ends (however it ends, even killed) one toast says what came. Through the notification service's Inhibit, as KDE's applications ask it. Exit with the command's status."
+                "Run the command after -- and hold applications' notifications while it runs (a presentation, a screen share): they are kept unseen, in the centre, and as it ends (however it ends, even killed) one toast says what came. Through the notification service's Inhibit, as KDE's applications ask it. A signal sent to it goes on to the command; exit with the command's status."
         ) { config, _ throws(OptionError) in try setMode(&config, .inhibit) },
         OptionDefinition(
             "list", scope: .invocation,
