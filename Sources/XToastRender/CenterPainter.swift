@@ -83,7 +83,8 @@ public final class CenterPainter {
         }
     }
 
-    /// The title and unread count, "Clear all", and the do-not-disturb switch under them.
+    /// The title and unread count, "Clear all", and the do-not-disturb switch under them, with
+    /// who holds notifications beside it.
     private func drawHeader(_ center: Center, into cr: OpaquePointer) {
         let padding = px(look.padding)
         let line = px(look.headerHeight) / 2
@@ -97,6 +98,14 @@ public final class CenterPainter {
         let label = text(look.pauseText, width: size.width / 2, faint: false, alignment: PANGO_ALIGN_LEFT)
         label.draw(into: cr, at: Point(x: padding, y: line + (line - label.size.height) / 2))
         drawSwitch(on: center.paused, in: switchRect, into: cr)
+        // Who holds notifications, between the label and the switch (cut to the room there):
+        // the switch is the pause's, and says nothing of an application's inhibition.
+        if let held = center.heldText {
+            let gap = px(look.iconGap)
+            let room = switchRect.x - gap - (padding + label.size.width + gap)
+            let layout = text(held, width: room, faint: true, alignment: PANGO_ALIGN_RIGHT)
+            layout.draw(into: cr, at: Point(x: switchRect.x - gap - layout.size.width, y: line + (line - layout.size.height) / 2))
+        }
     }
 
     /// A switch: a pill, the foreground's when on with a knob of the background's at its right;

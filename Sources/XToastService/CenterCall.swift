@@ -126,8 +126,9 @@ public final class Inhibition {
     private let connection: OpaquePointer
     private let cookie: UInt32
 
-    /// Asks for it; why not, if it cannot be had.
-    public init(reason: String) throws(CenterCall.Failure) {
+    /// Asks for it, as `name` (the desktop entry of KDE's call: who `--list`, `--watch` and the
+    /// centre say holds notifications) for `reason`; why not, if it cannot be had.
+    public init(name: String, reason: String) throws(CenterCall.Failure) {
         guard CenterCall.hasSessionBus else { throw CenterCall.Failure(message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set") }
         var error: UnsafeMutablePointer<GError>?
         // A connection of its own (not the shared one): its end is the inhibition's end.
@@ -142,7 +143,7 @@ public final class Inhibition {
         }
         g_free(address)
         let hints = g_variant_builder_end(g_variant_builder_new(variantType("a{sv}")))
-        var values: [OpaquePointer?] = [g_variant_new_string("xtoast"), g_variant_new_string(reason), hints]
+        var values: [OpaquePointer?] = [g_variant_new_string(name), g_variant_new_string(reason), hints]
         guard
             let reply = g_dbus_connection_call_sync(
                 connection, NotificationService.busName, NotificationService.objectPath, NotificationService.busName, "Inhibit",

@@ -19,6 +19,8 @@ public final class CenterWindow {
         case closeAsked
         /// The pause on the root changed (`--pause`, `--resume`, another centre).
         case pauseChanged
+        /// Who holds notifications changed, or the service that said so went (see `inhibited`).
+        case inhibitedChanged
     }
 
     public let display: XDisplay
@@ -32,6 +34,9 @@ public final class CenterWindow {
     /// The X server time of the last key or click: the activated application's window may take
     /// the focus with it.
     public private(set) var lastEventTime: UInt32 = 0
+    /// The notification service's window that says who holds notifications, followed for its
+    /// end; 0: none.
+    private var inhibitor: Window = 0
 
     /// The selection of the open centre on `display`'s screen.
     private static func selection(on display: XDisplay) -> Atom {
@@ -184,11 +189,28 @@ public final class CenterWindow {
             case ClientMessage where event.xclient.message_type == closeMessage: inputs.append(.closeAsked)
             case PropertyNotify where event.xproperty.window == display.root && event.xproperty.atom == display.atoms.paused:
                 inputs.append(.pauseChanged)
+            case PropertyNotify where event.xproperty.window == display.root && event.xproperty.atom == display.atoms.inhibited:
+                inputs.append(.inhibitedChanged)
+            case DestroyNotify where inhibitor != 0 && event.xdestroywindow.window == inhibitor:
+                inputs.append(.inhibitedChanged)
             case SelectionClear where event.xselectionclear.selection == selection: inputs.append(.closeAsked)
             default: break
             }
         }
         return inputs
+    }
+
+    /// Who holds notifications now (see `Inhibited`); the service's window is followed, so that
+    /// its end (the service's death) comes as `.inhibitedChanged`, as a change on the root does.
+    public func inhibited() -> Inhibited? {
+        display.inhibited { found in
+            // A pointer to our own window would take its events away: nobody's it is.
+            let next = found.flatMap { $0 == window ? nil : $0 } ?? 0
+            guard next != inhibitor else { return }
+            if inhibitor != 0 { display.listen(on: inhibitor, 0) }
+            if next != 0 { display.listen(on: next, UInt32(StructureNotifyMask)) }
+            inhibitor = next
+        }
     }
 
     /// Whether events wait in Xlib's queue (read off the socket during a round trip).

@@ -65,6 +65,9 @@ public final class XDisplay {
     private var pauseChanged = false
     /// An InputOnly window that is never mapped, for `InputProbe`; made when first asked for.
     private var probe: xcb_window_t = 0
+    /// The notification service's window that says who holds notifications (see `Inhibited`);
+    /// 0 while nobody does.
+    var inhibitionWindow: Window = 0
 
     /// Seconds the server may stay silent while xtoast waits for its answer (to connect, or to
     /// a request) before xtoast gives up with one line and status 1. Only silence counts: not
@@ -411,6 +414,8 @@ public struct Atoms {
     public let paused: Atom
     /// What a toast says, on its ticket window, for `--list` (`Listing.Said`).
     public let text: Atom
+    /// Who holds notifications: on the root, the service's window; on it, the text (`Inhibited`).
+    public let inhibited: Atom
 
     init(connection: OpaquePointer, screen: Int32, meanwhile: () -> Void) {
         let names = [
@@ -422,6 +427,7 @@ public struct Atoms {
             "_NET_WM_STRUT_PARTIAL", "_NET_WM_STRUT", "AT_SPI_BUS", "_NET_CLIENT_LIST_STACKING", "_NET_WM_STATE_FULLSCREEN",
             "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_MAXIMIZED_VERT", "_NET_WM_STATE_MAXIMIZED_HORZ", "_NET_WM_WINDOW_TYPE_DESKTOP",
             "_XTOAST_PAUSED", "_NET_WM_WINDOW_TYPE_DOCK", "_XTOAST_TEXT",
+            "_XTOAST_INHIBITED",
         ]
         let questions = names.map { name in
             name.withCString { xcb_intern_atom(connection, 0, UInt16(strlen($0)), $0) }
@@ -450,5 +456,6 @@ public struct Atoms {
         paused = atoms[33]
         windowTypeDock = atoms[34]
         text = atoms[35]
+        inhibited = atoms[36]
     }
 }

@@ -43,6 +43,8 @@ enum CenterMode {
             throw .failure(error.description)
         }
         guard window.open() else { throw .failure("cannot take the keyboard: another program holds it") }
+        // Read once the root is listened to (`open`): a change after it comes as an input.
+        _ = center.handle(.inhibited(window.inhibited()))
         window.draw(center, now: Int(Clock.wall()))
         if more {
             (entries, ids, _) = read(store, readUpTo: readUpTo)
@@ -56,12 +58,10 @@ enum CenterMode {
                 switch input {
                 case .expose: draw = true
                 case .closeAsked: return ExitStatus.success
-                case .pauseChanged:
-                    for effect in center.handle(.paused(display.pause(now: Clock.wall()) != nil)) {
+                case .pauseChanged, .inhibitedChanged, .center:
+                    for effect in interpreter.event(for: input).map({ center.handle($0) }) ?? [] {
                         draw = interpreter.carryOut(effect) || draw
                     }
-                case .center(let event):
-                    for effect in center.handle(event) { draw = interpreter.carryOut(effect) || draw }
                 }
                 if center.isClosed { return ExitStatus.success }
             }
@@ -115,6 +115,17 @@ enum CenterMode {
     private struct Interpreter {
         let window: CenterWindow
         let store: KeptStore
+
+        /// The centre's event for what the window heard (the pause, or who holds notifications,
+        /// read again); nil for what is the loop's own.
+        func event(for input: CenterWindow.Input) -> Center.Event? {
+            switch input {
+            case .pauseChanged: .paused(window.display.pause(now: Clock.wall()) != nil)
+            case .inhibitedChanged: .inhibited(window.inhibited())
+            case .center(let event): event
+            case .expose, .closeAsked: nil
+            }
+        }
 
         /// Carries out `effect`; whether the window must be drawn again.
         func carryOut(_ effect: Center.Effect) -> Bool {

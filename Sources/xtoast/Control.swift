@@ -22,10 +22,13 @@ enum Control {
 }
 
 extension Control {
-    /// `--list`: the pause and the toasts, as lines or JSON Lines.
+    /// `--list`: the pause, who holds notifications, and the toasts, as lines or JSON Lines.
     static func list(_ display: XDisplay, json: Bool) -> Int32 {
-        let (toasts, pause) = display.listing(now: Clock.wall())
-        var lines = json ? Listing.json(toasts, pause: pause) : Listing.lines(toasts, pause: pause, time: localTime)
+        let (toasts, pause, inhibited) = display.listing(now: Clock.wall())
+        var lines =
+            json
+            ? Listing.json(toasts, pause: pause, inhibited: inhibited)
+            : Listing.lines(toasts, pause: pause, inhibited: inhibited, time: localTime)
         // The applications' notifications kept after their toasts (the service's store).
         let store = KeptStore()
         let kept = store.all()
@@ -149,7 +152,9 @@ extension Control {
     static func inhibit(_ command: [String]) throws(CommandError) -> Int32 {
         let inhibition: Inhibition
         do throws(CenterCall.Failure) {
-            inhibition = try Inhibition(reason: TerminalText.line(command.joined(separator: " ")))
+            // Named after its command (`obs`, not `/usr/bin/obs`): that is who holds them.
+            let name = command.first.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "xtoast"
+            inhibition = try Inhibition(name: name, reason: TerminalText.line(command.joined(separator: " ")))
         } catch {
             throw .failure(error.message)
         }

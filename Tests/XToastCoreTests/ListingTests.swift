@@ -60,11 +60,11 @@ struct ListingTests {
             queue: [1], stack: [], scheduled: [], tickets: [Self.found(1, pid: 3, tag: "a\"b\\c\u{2028}")], paused: false)
         #expect(
             Listing.json(toasts, pause: nil) == [
-                #"{"paused":false}"#,
+                #"{"paused":false,"inhibited":false}"#,
                 #"{"state":"waiting","pid":3,"tag":"a\"b\\c\u2028","due":null,"buttons":[],"x":null,"y":null,"width":null,"height":null,"title":null,"text":null}"#,
             ])
-        #expect(Listing.json([], pause: Pause(end: nil)) == [#"{"paused":true,"until":null}"#])
-        #expect(Listing.json([], pause: Pause(end: 5)) == [#"{"paused":true,"until":5}"#])
+        #expect(Listing.json([], pause: Pause(end: nil)) == [#"{"paused":true,"until":null,"inhibited":false}"#])
+        #expect(Listing.json([], pause: Pause(end: 5)) == [#"{"paused":true,"until":5,"inhibited":false}"#])
     }
 
     @Test func whatEachSaysFollowsItsTagEscapedAndCut() {

@@ -18,7 +18,8 @@ struct WatchTests {
         var watch = Watch()
         #expect(watch.handle(Self.kept([3, 7]), at: Self.now) == nil)
         #expect(
-            watch.handle(Self.display(), at: Self.now) == #"{"count":2,"unread":2,"paused":false,"showing":0,"waiting":0}"#)
+            watch.handle(Self.display(), at: Self.now)
+                == #"{"count":2,"unread":2,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#)
         // The same again: nothing to print.
         #expect(watch.handle(Self.kept([7, 3]), at: Self.now + 5) == nil)
         #expect(watch.handle(Self.display(), at: Self.now + 5) == nil)
@@ -42,19 +43,22 @@ struct WatchTests {
         _ = watch.handle(Self.kept([]), at: Self.now)
         #expect(
             watch.handle(Self.display(pause: [end]), at: Self.now)
-                == #"{"count":0,"unread":0,"paused":true,"until":1800000060,"showing":0,"waiting":0}"#)
+                == #"{"count":0,"unread":0,"paused":true,"until":1800000060,"inhibited":false,"showing":0,"waiting":0}"#)
         #expect(watch.deadline == Self.now + 60)
         // Woken early (a clock set back and forth): still paused, nothing printed.
         #expect(watch.handle(.time, at: Self.now + 59) == nil)
         // At the end, with the property still on the root (a timed pause ends by itself).
-        #expect(watch.handle(.time, at: Self.now + 60) == #"{"count":0,"unread":0,"paused":false,"showing":0,"waiting":0}"#)
+        #expect(
+            watch.handle(.time, at: Self.now + 60) == #"{"count":0,"unread":0,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#)
         #expect(watch.deadline == nil)
         // Until --resume: `until` is null, and no deadline.
         #expect(
             watch.handle(Self.display(pause: [0]), at: Self.now + 61)
-                == #"{"count":0,"unread":0,"paused":true,"until":null,"showing":0,"waiting":0}"#)
+                == #"{"count":0,"unread":0,"paused":true,"until":null,"inhibited":false,"showing":0,"waiting":0}"#)
         #expect(watch.deadline == nil)
-        #expect(watch.handle(Self.display(), at: Self.now + 62) == #"{"count":0,"unread":0,"paused":false,"showing":0,"waiting":0}"#)
+        #expect(
+            watch.handle(Self.display(), at: Self.now + 62)
+                == #"{"count":0,"unread":0,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#)
     }
 
     /// Anyone may write the property: garbage, an end long past or far ahead reads as no pause.
@@ -78,21 +82,28 @@ struct WatchTests {
         let event = Watch.Event.display(
             Watch.Display(pauseValues: [0], queue: [1, 2, 3, 5, 99], stack: [4], scheduled: [6], tickets: tickets))
         #expect(
-            watch.handle(event, at: Self.now) == #"{"count":0,"unread":0,"paused":true,"until":null,"showing":2,"waiting":3}"#)
+            watch.handle(event, at: Self.now)
+                == #"{"count":0,"unread":0,"paused":true,"until":null,"inhibited":false,"showing":2,"waiting":3}"#)
         // The toast on screen leaves; the next is not drawn yet: it waits.
         let next = Self.display(pause: [0], queue: [2, 3, 5], stack: [4], tickets: Array(tickets[1...4]))
-        #expect(watch.handle(next, at: Self.now) == #"{"count":0,"unread":0,"paused":true,"until":null,"showing":1,"waiting":3}"#)
+        #expect(
+            watch.handle(next, at: Self.now)
+                == #"{"count":0,"unread":0,"paused":true,"until":null,"inhibited":false,"showing":1,"waiting":3}"#)
     }
 
     @Test func aChangeOfTheStoreAloneIsALine() {
         var watch = Watch()
         _ = watch.handle(Self.display(), at: Self.now)
         _ = watch.handle(Self.kept([]), at: Self.now)
-        #expect(watch.handle(Self.kept([12]), at: Self.now) == #"{"count":1,"unread":1,"paused":false,"showing":0,"waiting":0}"#)
         #expect(
-            watch.handle(Self.kept([12], readUpTo: 12), at: Self.now) == #"{"count":1,"unread":0,"paused":false,"showing":0,"waiting":0}"#)
+            watch.handle(Self.kept([12]), at: Self.now)
+                == #"{"count":1,"unread":1,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#)
         #expect(
-            watch.handle(Self.kept([], readUpTo: 12), at: Self.now) == #"{"count":0,"unread":0,"paused":false,"showing":0,"waiting":0}"#)
+            watch.handle(Self.kept([12], readUpTo: 12), at: Self.now)
+                == #"{"count":1,"unread":0,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#)
+        #expect(
+            watch.handle(Self.kept([], readUpTo: 12), at: Self.now)
+                == #"{"count":0,"unread":0,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#)
     }
 }
 

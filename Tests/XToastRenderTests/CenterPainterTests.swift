@@ -38,6 +38,19 @@ struct CenterPainterTests {
         #expect(try Self.drawn(center, painter: Self.painter, opaque: true)[200, 590].alpha == 255)
     }
 
+    /// "Held by obs" between the switch's label and the switch, only while an application holds
+    /// notifications; the switch stays the pause's.
+    @Test func whoHoldsNotificationsIsSaidBesideTheSwitch() throws {
+        let line = Int(CenterLook.standard.headerHeight) / 2
+        let between = { (pixels: PixelReader) in pixels.pixels(x: 200..<345, y: line..<(2 * line)) { $0.isInk } }
+        let free = Center(entries: [], metrics: Self.painter.metrics, paused: false)
+        #expect(between(try Self.drawn(free, painter: Self.painter)).isEmpty)
+        let held = Center(
+            entries: [], metrics: Self.painter.metrics, paused: false,
+            inhibited: Inhibited(holders: [Inhibited.Holder(name: "obs", reason: nil)!]))
+        #expect(!between(try Self.drawn(held, painter: Self.painter)).isEmpty)
+    }
+
     @Test func rowsAreInkedWhereTheListSaysAndOnlyThere() throws {
         let entries = (1...3).map { Self.entry($0, app: "Mail") }
         let center = Center(entries: entries, metrics: Self.painter.metrics, paused: false)

@@ -53,7 +53,7 @@ extension ControlTests {
         let server = try PrivateXServer()
         let watcher = try XWatcher(display: server.name)
         let empty = try XToastProcess.run(["--list", "--json"], display: server.name)
-        #expect(empty.status == 0 && empty.stdout == "{\"paused\":false}\n", "\(empty.stderr)")
+        #expect(empty.status == 0 && empty.stdout == "{\"paused\":false,\"inhibited\":false}\n", "\(empty.stderr)")
 
         let shown = try XToastProcess(Self.sticky + ["--tag", "build", "--button", "Open", "Built"], display: server.name)
         try watcher.waitForShown(pid: shown.child.pid)

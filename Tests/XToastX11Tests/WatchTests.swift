@@ -8,7 +8,7 @@ import XToastSystem
 /// it comes.
 @Suite("Watch", .serialized)
 struct WatchTests {
-    static let idle = #"{"count":0,"unread":0,"paused":false,"showing":0,"waiting":0}"#
+    static let idle = #"{"count":0,"unread":0,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#
 
     /// The lines a watch prints, read from its standard output as they come.
     final class Lines {
@@ -66,7 +66,7 @@ struct WatchTests {
         #expect(try lines.next() == Self.idle)
 
         #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
-        #expect(try lines.next() == #"{"count":0,"unread":0,"paused":true,"until":null,"showing":0,"waiting":0}"#)
+        #expect(try lines.next() == #"{"count":0,"unread":0,"paused":true,"until":null,"inhibited":false,"showing":0,"waiting":0}"#)
         #expect(try XToastProcess.run(["--resume"], display: server.name).status == 0)
         #expect(try lines.next() == Self.idle)
 
@@ -75,10 +75,10 @@ struct WatchTests {
         var seen = [try lines.next()]
         // Whether the watch read the queue before the toast's first frame was out is a race of
         // two processes: the line saying it waits may come or not.
-        if seen[0] == #"{"count":0,"unread":0,"paused":false,"showing":0,"waiting":1}"# { seen = [try lines.next()] }
-        #expect(seen[0] == #"{"count":0,"unread":0,"paused":false,"showing":1,"waiting":0}"#)
+        if seen[0] == #"{"count":0,"unread":0,"paused":false,"inhibited":false,"showing":0,"waiting":1}"# { seen = [try lines.next()] }
+        #expect(seen[0] == #"{"count":0,"unread":0,"paused":false,"inhibited":false,"showing":1,"waiting":0}"#)
         #expect(try lines.next() == Self.idle)
-        #expect(try lines.next() == #"{"count":1,"unread":1,"paused":false,"showing":0,"waiting":0}"#)
+        #expect(try lines.next() == #"{"count":1,"unread":1,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#)
         #expect(watcher.mappedToasts().isEmpty)
         // Listed into a pipe, it stays unread; listed on a terminal, it has been read.
         #expect(try XToastProcess.run(["--list"], display: server.name, environment: environment).stdout.contains("keeper: Build finished"))
@@ -86,7 +86,7 @@ struct WatchTests {
             ["script", "-qec", "\(try xtoastBinary()) --list", "/dev/null"],
             environment: environment.merging(["DISPLAY": server.name]) { $1 })
         #expect(terminal.wait(timeout: 20) == 0)
-        #expect(try lines.next() == #"{"count":1,"unread":0,"paused":false,"showing":0,"waiting":0}"#)
+        #expect(try lines.next() == #"{"count":1,"unread":0,"paused":false,"inhibited":false,"showing":0,"waiting":0}"#)
 
         let dismissed = try bus.start([try xtoastBinary(), "--dismiss", "--notification", id]).result(timeout: 30)
         #expect(dismissed.status == 0, "\(dismissed)")
@@ -107,7 +107,7 @@ struct WatchTests {
         #expect(try lines.next() == Self.idle)
         #expect(try XToastProcess.run(["--pause", "1"], display: server.name).status == 0)
         let paused = try lines.next()
-        let (head, tail) = (#"{"count":0,"unread":0,"paused":true,"until":"#, #","showing":0,"waiting":0}"#)
+        let (head, tail) = (#"{"count":0,"unread":0,"paused":true,"until":"#, #","inhibited":false,"showing":0,"waiting":0}"#)
         #expect(paused.hasPrefix(head) && paused.hasSuffix(tail), "\(paused)")
         let until = try #require(Double(paused.dropFirst(head.count).dropLast(tail.count)), "\(paused)")
         #expect(try lines.next(timeout: 5) == Self.idle)

@@ -78,6 +78,9 @@ public struct Center: Sendable {
         case reloaded([CenterEntry])
         /// The pause as the display says it now (another program changed it).
         case paused(Bool)
+        /// Who holds applications' notifications now (an inhibition began or ended, or its
+        /// service went).
+        case inhibited(Inhibited?)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -106,13 +109,18 @@ public struct Center: Sendable {
     /// How far the list is scrolled: the list's pixel at the top of the viewport.
     public private(set) var offset = 0
     public private(set) var paused: Bool
+    /// Who holds applications' notifications (`Inhibit`, `xtoast --inhibit`): said beside the
+    /// switch, which stays the pause's own.
+    public private(set) var inhibited: Inhibited?
     /// Whether it closed (nothing more is handed to it).
     public private(set) var isClosed = false
 
-    /// A centre listing `entries` (in any order) at `metrics`, the pause as the display says.
-    public init(entries: [CenterEntry], metrics: Metrics, paused: Bool) {
+    /// A centre listing `entries` (in any order) at `metrics`, the pause and the inhibition as
+    /// the display says.
+    public init(entries: [CenterEntry], metrics: Metrics, paused: Bool, inhibited: Inhibited? = nil) {
         self.metrics = metrics
         self.paused = paused
+        self.inhibited = inhibited
         rebuild(Self.grouped(entries))
         selected = rows.indices.first { if case .entry = rows[$0] { true } else { false } }
     }
@@ -130,6 +138,10 @@ public struct Center: Sendable {
 
     /// The entries not read yet.
     public var unread: Int { groups.reduce(0) { $0 + $1.entries.count { $0.unread } } }
+
+    /// The line beside the switch while an application holds notifications: "Held by obs
+    /// (screen sharing)"; nil while none does.
+    public var heldText: String? { inhibited.map { "\(CenterLook.standard.heldText) \($0.text)" } }
 
     /// Every entry.
     public var count: Int { groups.reduce(0) { $0 + $1.entries.count } }
@@ -184,6 +196,10 @@ public struct Center: Sendable {
         case .paused(let value):
             guard value != paused else { return [] }
             paused = value
+            return [.redraw]
+        case .inhibited(let value):
+            guard value != inhibited else { return [] }
+            inhibited = value
             return [.redraw]
         }
     }
@@ -373,6 +389,8 @@ public struct CenterLook: Sendable {
     public var iconCacheLimit = 64
     public var title = "Notifications"
     public var pauseText = "Do not disturb"
+    /// Before who holds notifications, beside the switch: "Held by obs".
+    public var heldText = "Held by"
     public var clearAllText = "Clear all"
     public var emptyText = "No notifications"
 

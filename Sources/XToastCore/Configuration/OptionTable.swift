@@ -391,12 +391,12 @@ public enum OptionTable {
         OptionDefinition(
             "list", scope: .invocation,
             help:
-                "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause), delayed (by a fullscreen window or a locked screen) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused. Then exit."
+                "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause), delayed (by a fullscreen window or a locked screen) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused, and \"inhibited by …\" while an application (or --inhibit's command) holds notifications. Then exit."
         ) { config, _ throws(OptionError) in try setMode(&config, .list) },
         OptionDefinition(
             "watch", scope: .invocation,
             help:
-                "For status bars: print a JSON line now and another each time it changes, without polling, until the reader goes: count and unread (applications' notifications kept after their toasts, and those not read yet), paused and until (xtoast --pause), showing and waiting (toasts)."
+                "For status bars: print a JSON line now and another each time it changes, without polling, until the reader goes: count and unread (applications' notifications kept after their toasts, and those not read yet), paused and until (xtoast --pause), inhibited and by (who holds notifications: --inhibit, KDE's Inhibit), showing and waiting (toasts)."
         ) { config, _ throws(OptionError) in try setMode(&config, .watch) },
         OptionDefinition(
             "center", scope: .invocation,

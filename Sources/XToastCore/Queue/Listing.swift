@@ -115,11 +115,13 @@ public enum Listing {
     // MARK: Printing
 
     /// The lines `--list` prints: the pause first, if any (`paused until 18:30`, `paused until
-    /// --resume`), then a toast a line: state, pid, [tag], due time, buttons. `time` writes a
+    /// --resume`), then who holds applications' notifications, if any (`inhibited by obs (screen
+    /// sharing)`), then a toast a line: state, pid, [tag], due time, buttons. `time` writes a
     /// wall-clock second in the local zone.
-    public static func lines(_ toasts: [Toast], pause: Pause?, time: (Int) -> String) -> [String] {
+    public static func lines(_ toasts: [Toast], pause: Pause?, inhibited: Inhibited? = nil, time: (Int) -> String) -> [String] {
         var lines: [String] = []
         if let pause { lines.append("paused until " + (pause.end.map(time) ?? "--resume")) }
+        if let inhibited { lines.append(TerminalText.line("inhibited by " + inhibited.text)) }
         for toast in toasts {
             var line = toast.state.rawValue.padding(to: 10) + " pid \(toast.pid)"
             if let tag = toast.tag { line += "  [\(tag)]" }
@@ -131,12 +133,12 @@ public enum Listing {
         return lines
     }
 
-    /// `--list --json`: first the display's pause, `{"paused":false}` or `{"paused":true,
-    /// "until":SECONDS}` (null: until `--resume`), then a toast a line.
-    public static func json(_ toasts: [Toast], pause: Pause?) -> [String] {
+    /// `--list --json`: first the display's pause and inhibition, `{"paused":false,
+    /// "inhibited":false}`, or `{"paused":true,"until":SECONDS,...}` (null: until `--resume`),
+    /// `{...,"inhibited":true,"by":["obs (screen sharing)"]}`, then a toast a line.
+    public static func json(_ toasts: [Toast], pause: Pause?, inhibited: Inhibited? = nil) -> [String] {
         var head = JSONLine()
-        head.add("paused", pause != nil)
-        if let pause { head.add("until", pause.end) }
+        head.add(pause: pause, inhibited: inhibited)
         return [head.text]
             + toasts.map { toast in
                 var object = JSONLine()
