@@ -45,7 +45,9 @@ extension XDisplay {
             if let value = utf8Value(question) { said[UInt(window)] = Listing.Said(decoding: value) }
         }
         let toasts = Listing.toasts(
-            queue: entries[0], stack: entries[1], scheduled: entries[2], tickets: found, paused: pause != nil, said: said)
+            queue: entries[0], stack: entries[1], scheduled: entries[2], tickets: found,
+            // An inhibition holds scripts' toasts as a pause does (`Pause.values`).
+            paused: pause != nil || inhibited != nil, said: said)
         return (toasts, pause, inhibited)
     }
 }

@@ -23,6 +23,8 @@ final class QueueStore {
     private let warn: (String) -> Void
     /// The stacked tickets before ours that we watch for appearing, resizing and leaving.
     private var watchedStack = Set<Window>()
+    /// The notification service's window whose end is heard of (see `affectsPause`); 0: none.
+    private var inhibitionWindow: Window = 0
 
     init(
         display: XDisplay, tag: String?, at: Int?, stack: Position?, buttons: [String] = [], urgent: Bool = false,
@@ -106,8 +108,9 @@ final class QueueStore {
     private func answer(_ question: QueueMember.Question) -> QueueMember.Answer {
         switch question {
         case .queueAndPause:
-            let (queue, pause) = display.queueAndRawPause()
-            return .queueAndPause(queue: queue, pause: pause)
+            let (queue, pause, inhibitedBy) = display.queueAndRawPause()
+            follow(inhibition: inhibitedBy)
+            return .queueAndPause(queue: queue, pause: Pause.values(pause, inhibited: inhibitedBy != nil, now: Clock.wall()))
         case .list(let list, let limit): return .list(display.readList(display.atom(list), limit: limit))
         case .tickets(let entries, let thenQueue):
             let windows = entries.map { Window($0) }
@@ -187,9 +190,27 @@ final class QueueStore {
         }
     }
 
-    /// Whether an event is a change of the pause on the root.
+    /// Whether an event is a change of the pause or the inhibition on the root, or the end of
+    /// the notification service's window that says who inhibits (the service died).
     func affectsPause(_ event: inout XEvent) -> Bool {
-        event.type == PropertyNotify && event.xproperty.window == display.root && event.xproperty.atom == display.atoms.paused
+        switch event.type {
+        case PropertyNotify:
+            let atom = event.xproperty.atom
+            return event.xproperty.window == display.root && (atom == display.atoms.paused || atom == display.atoms.inhibited)
+        case DestroyNotify:
+            guard inhibitionWindow != 0, event.xdestroywindow.window == inhibitionWindow else { return false }
+            inhibitionWindow = 0
+            return true
+        default: return false
+        }
+    }
+
+    /// Hears of the end of `window`, the service's that says who inhibits: a service that dies
+    /// leaves the root's pointer behind, and nothing else would tell a toast held by it.
+    private func follow(inhibition window: Window?) {
+        guard let window, window != inhibitionWindow else { return }
+        inhibitionWindow = window
+        display.listen(on: window, UInt32(StructureNotifyMask))
     }
 
     // MARK: The stack

@@ -221,4 +221,16 @@ struct SessionPauseTests {
         #expect(toast.session.phase == .scheduled)
         #expect(toast.send(.due) == [.leaveSchedule, .join, .lookAtTurn, .standAside(until: 1_800_000_600)])
     }
+
+    @Test("An inhibition holds as a pause until it ends; a pause of its own says when to look again")
+    func inhibitionIsAPause() {
+        let now = 1_000_000.0
+        #expect(Pause.values(nil, inhibited: false, now: now) == nil)
+        #expect(Pause.reading(Pause.values(nil, inhibited: true, now: now), now: now) == Pause(end: nil))
+        #expect(Pause.values([1_000_600], inhibited: true, now: now) == [1_000_600])
+        // Garbage or a pause that ended: the inhibition still holds.
+        #expect(Pause.values([7, 8], inhibited: true, now: now) == [0])
+        #expect(Pause.values([999_000], inhibited: true, now: now) == [0])
+        #expect(Pause.values([999_000], inhibited: false, now: now) == [999_000])
+    }
 }

@@ -47,6 +47,33 @@ struct InhibitionShownTests {
         #expect(try watch.wait(timeout: 10).status == 0)
     }
 
+    /// Scripts' toasts wait while an inhibition lasts, as during a pause (a tagged one, a
+    /// volume bar, shows), and show once it ends: its holder killed, or the service that held it.
+    @Test func scriptsToastsWaitWhileInhibited() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let bus = try PrivateBus(display: server.name)
+        let xtoast = ["env", "DISPLAY=\(server.name)", try xtoastBinary()]
+        func pid(of window: Window) -> [UInt] { watcher.longs(window, "_NET_WM_PID", type: Atom(XA_CARDINAL)) }
+        for killsTheService in [false, true] {
+            let holder = try bus.start(xtoast + ["--inhibit", "--", "sleep", "30"])
+            try waitUntil("inhibited", timeout: 20) { try bus.run(xtoast + ["--list"]).contains("inhibited by") }
+            let held = try bus.start(xtoast + ["--duration", "0.2", "--print-outcome", "Held"])
+            try waitUntil("the toast stands aside") { try bus.run(xtoast + ["--list"]).contains("paused     pid \(held.child.pid)") }
+            let volume = try bus.start(xtoast + ["--tag", "volume", "--duration", "0.2", "Volume"])
+            #expect(pid(of: try #require(try watcher.waitForToasts().first)) == [UInt(volume.child.pid)])
+            _ = try volume.result(timeout: 20)
+            if killsTheService {
+                kill(try servicePID(bus), SIGKILL)
+            } else {
+                kill(holder.child.pid, SIGKILL)
+            }
+            #expect(pid(of: try #require(try watcher.waitForToasts().first)) == [UInt(held.child.pid)])
+            #expect(try held.result(timeout: 20).stdout == "expired\n")
+            holder.child.stop(with: SIGKILL)
+        }
+    }
+
     private func servicePID(_ bus: PrivateBus) throws -> Int32 {
         let owner = try bus.run([
             "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",

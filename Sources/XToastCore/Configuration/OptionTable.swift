@@ -386,12 +386,12 @@ public enum OptionTable {
         OptionDefinition(
             "inhibit", scope: .invocation,
             help:
-                "Run the command after -- and hold applications' notifications while it runs (a presentation, a screen share): they are kept unseen, in the centre, and as it ends (however it ends, even killed) one toast says what came. Through the notification service's Inhibit, as KDE's applications ask it. A signal sent to it goes on to the command; exit with the command's status."
+                "Run the command after -- and hold toasts while it runs (a presentation, a screen share): applications' notifications are kept unseen, in the centre, scripts' toasts wait (urgent ones show), and as it ends (however it ends, even killed) one toast says what came. Through the notification service's Inhibit, as KDE's applications ask it. A signal sent to it goes on to the command; exit with the command's status."
         ) { config, _ throws(OptionError) in try setMode(&config, .inhibit) },
         OptionDefinition(
             "list", scope: .invocation,
             help:
-                "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause), delayed (by a fullscreen window or a locked screen) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused, and \"inhibited by …\" while an application (or --inhibit's command) holds notifications. Then exit."
+                "Print the toasts on the display, one a line: showing, waiting, paused (standing aside for --pause or an inhibition), delayed (by a fullscreen window or a locked screen) or scheduled, with its pid, [tag] and buttons; first \"paused until …\" while toasts are paused, and \"inhibited by …\" while an application (or --inhibit's command) holds notifications and toasts. Then exit."
         ) { config, _ throws(OptionError) in try setMode(&config, .list) },
         OptionDefinition(
             "watch", scope: .invocation,

@@ -36,6 +36,15 @@ public struct Pause: Equatable, Sendable {
         return Pause(end: Int(value))
     }
 
+    /// The pause's values as a toast takes them (`reading`) while applications' notifications
+    /// are inhibited (`xtoast --inhibit`, an application's `Inhibit`): an inhibition holds
+    /// scripts' toasts too, as a pause until it ends does; a pause of its own, if there is one,
+    /// says when to look again.
+    public static func values(_ raw: [UInt]?, inhibited: Bool, now: Double) -> [UInt]? {
+        guard inhibited, reading(raw, now: now) == nil else { return raw }
+        return Pause(end: nil).encoded
+    }
+
     /// The length given after `--pause` (its words, so that `--pause 1h 30m` reads as one):
     /// nil for none (until `--resume`); a usage error for anything but a length like `--in`'s,
     /// more than 0 and at most a year.
