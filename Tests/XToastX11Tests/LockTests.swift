@@ -55,6 +55,27 @@ extension OnScreen {
             #expect(try toast.wait().stdout == "expired\n")
         }
 
+        /// A reply entry open when the locker comes gives the keyboard back, so that the locker
+        /// gets it (i3lock gives up when it cannot grab it): the locker holds the keyboard and
+        /// runs, the toast is withdrawn under it, and what was typed is never sent.
+        @Test func aReplyEntryGivesTheLockerTheKeyboard() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            let toast = try XToastProcess(
+                ["--duration", "sticky", "--print-outcome", "--reply", "Reply", "Lunch?"], display: server.name)
+            let window = try #require(try watcher.waitForToasts().first)
+            #expect(try XToastProcess.run(["--press", "Reply"], display: server.name).status == 0)
+            try waitUntil("the entry takes the keyboard") { !OnScreen.Reply.keyboardIsFree(watcher) }
+            _ = try runTool("xdotool", ["type", "half a"], display: server.name)
+            let locker = try startI3lock(on: server, watcher: watcher)
+            #expect(watcher.survivesWithdrawn(window, for: 1.5), "it stayed mapped under the locker")
+            #expect(!OnScreen.Reply.keyboardIsFree(watcher), "nobody holds the keyboard")
+            #expect(locker.wait(timeout: 0) == nil, "i3lock could not grab the keyboard and left")
+            locker.stop()
+            _ = try XToastProcess.run(["--dismiss"], display: server.name)
+            #expect(try toast.wait().stdout == "dismissed\n")
+        }
+
         /// Issue #28: a toast on screen when the lock comes is told something new under it (a
         /// `--stdin` line): nothing of it maps over the locker, the screen stays the locker's,
         /// and what it was told shows after the unlock.
