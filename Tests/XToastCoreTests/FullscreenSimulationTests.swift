@@ -32,7 +32,10 @@ struct FullscreenSimulationTests {
             }
             try Self.settleRandomly(&world)
         }
-        #expect(delayed.allSatisfy { world.processes[$0].aside && world.processes[$0].member.ticket.pause == .aside })
+        #expect(
+            delayed.allSatisfy {
+                world.processes[$0].session.waiting == .asideForFullscreen && world.processes[$0].member.ticket.pause == .aside
+            })
         #expect(world.readList(.queue) == delayed.map { world.processes[$0].ticket }, "each in its place")
         world.setFullscreen(false)
         while world.processes.contains(where: { $0.state == .waiting || $0.state == .showing }) {

@@ -4,19 +4,21 @@ struct SimulationFailure: Error, CustomStringConvertible {
     var description: String
 }
 
-/// A fake X server with many xtoast processes on it, each driving the shipped `QueueMember`:
-/// one server request a step, so that any client can act between any two requests of another
-/// (a question's batch included: its requests are carried out one by one too). The server keeps
-/// what the real one keeps for the protocol: the root's lists, `_XTOAST_PAUSED`, ticket windows
-/// and their properties, who listens to what, the grab, and ids given again to new clients.
+/// A fake X server with many xtoast processes on it, each running the shipped machines as the
+/// program does: a `Session` through the interpreter's own driver (`SessionDriver`), and its
+/// `QueueMember`, whose conversations the server carries out one request a step, so that any
+/// client can act between any two requests of another (a question's batch included: its
+/// requests are carried out one by one too). Each effect the session asks for is answered as
+/// `ToastSession` answers it (`carryOut`), against this server and the facts the scenario sets:
+/// the pause, a fullscreen window, a locked screen. The server keeps what the real one keeps
+/// for the protocol: the root's lists, `_XTOAST_PAUSED`, ticket windows and their properties,
+/// who listens to what, the grab, and ids given again to new clients.
 ///
-/// What a process does with a turn is what the session does: `.mine` shows, `.waitFor` watches,
-/// `.paused` stands aside, `.missing` joins again; a toast that may not show over a fullscreen
-/// window (`--fullscreen delay`) stands aside in its place while one plays. The checks are the protocol's promises: never
-/// two queued toasts on screen at once, toasts that are not urgent shown in start order, only
-/// tickets with the same tag told `replaced`, nothing lost or wedged.
+/// The checks are the protocol's promises: never two queued toasts on screen at once, toasts
+/// that are not urgent shown in start order, only tickets with the same tag told `replaced`,
+/// nothing lost, wedged or shown twice, nothing drawn over a lock the toast knows of.
 struct QueueWorld {
-    enum State: Equatable { case new, waiting, showing, leaving, done, killed }
+    enum State: Equatable { case waiting, showing, leaving, done, killed }
 
     /// What reaches a process from the server, in order: its Xlib event queue.
     enum Event: Equatable {
@@ -24,12 +26,22 @@ struct QueueWorld {
         case touched(UInt)
         case pauseChanged
         case command(RemoteCommand)
-        /// The fullscreen window went (for those standing aside for it).
-        case fullscreenEnded
+        case fullscreenChanged
+        /// A locker came or went (a map on the root, or the end of a window it watches).
+        case lockChanged
     }
 
-    /// What the process does once a conversation ends.
-    enum Purpose: Equatable { case join, look, announce, leave, rejoin }
+    /// What a conversation with the server is for, and so what its end answers.
+    enum Purpose: Equatable {
+        /// An effect of the session: nothing is answered.
+        case effect
+        /// `watch`: a new turn, when the ticket had gone.
+        case watch
+        /// The look at the turn the interpreter makes after a batch of events (`.turn`).
+        case look
+        /// Leaving, after the session finished: the process exits next.
+        case leave
+    }
 
     /// A conversation in progress: the writes still to send, then the question (`partial`: the
     /// part of its batch already answered).
@@ -46,38 +58,55 @@ struct QueueWorld {
         case tickets([Ticket?])
     }
 
-    struct Process {
+    /// One xtoast process: its machines, and what the X side keeps beside them (`ToastSession`'s
+    /// watches, its timer, its windows). Nothing here decides what the toast does. A class: the
+    /// world looks at every process at every step, and a session is too big to copy that often.
+    final class Process {
         let index: Int
         let tag: String?
         let urgent: Bool
+        var driver: SessionDriver
         var member: QueueMember
-        var state = State.new
+        var state = State.waiting
         var conversation: Conversation?
         var inbox: [Event] = []
-        /// The turn is to be looked at (an event asked for it).
-        var looks = false
-        /// Standing aside for a pause; its end, a wall-clock second, rings once.
-        var standingAside = false
-        /// Waiting for a ticket behind that passed it, until `timer` at the latest.
-        var waitsForPasser = false
+        /// The session asked for a look at the turn: made once the events queued are read
+        /// (`ToastSession.looksAtTurn`).
+        var looksAtTurn = false
+        /// The pause's timer (`Wakeups.armPauseEnd`), a wall-clock second.
         var timer: Int?
         var selected: Set<UInt> = []
         var listensToPause = false
+        /// Its windows are up: it hears the root's maps and properties (`ToastSession.show`).
+        var hearsRoot = false
+        var watchesFullscreen = false
+        var watchesLock = false
+        /// Its windows are on screen (mapped, not withdrawn).
+        var mapped = false
+        /// Its last look at the lock, during this lock, found it locked.
+        var knowsLock = false
         var replacedBy: String?? = nil
         var shown = false
-        /// `--fullscreen delay`: it stands aside while a fullscreen window plays; `aside` while it
-        /// does, `stoodAside` once it has.
-        var delays = false
-        var aside = false
+        /// It stood aside in its place (a fullscreen window, a lock).
         var stoodAside = false
         /// When its ticket first went into the queue (its start, for the order), and whether it
         /// had to join again since (its place is then at the end).
         var joined: Int?
         var rejoined = false
         var ticket: UInt { member.me }
+        var session: Session { driver.session }
+
+        init(index: Int, tag: String?, urgent: Bool, driver: SessionDriver, member: QueueMember) {
+            self.index = index
+            self.tag = tag
+            self.urgent = urgent
+            self.driver = driver
+            self.member = member
+        }
 
         var isAlive: Bool { state == .waiting || state == .showing || state == .leaving }
-        var isIdle: Bool { conversation == nil }
+        /// Nothing in progress: no conversation, no effect of the session left to carry out.
+        var isIdle: Bool { conversation == nil && driver.isIdle }
     }
 
     /// A ticket window on the server.
@@ -95,7 +124,9 @@ struct QueueWorld {
     var pauseValue: [UInt]?
     /// A fullscreen window covers the screen.
     var fullscreen = false
-    /// The wall clock, in whole seconds.
+    /// A locker covers the screen.
+    var locked = false
+    /// The wall clock, in whole seconds (the sessions' monotonic clock too: only the order matters).
     var clock = 1_000_000
     var grabbedBy: Int?
     var freed: [UInt] = []
@@ -121,11 +152,12 @@ struct QueueWorld {
 
     var queue: [UInt] { lists[.queue] ?? [] }
     var paused: Pause? { Pause.reading(pauseValue, now: Double(clock)) }
+    var now: Double { Double(clock) }
 
     // MARK: Processes
 
     /// Starts a process: a ticket window, on an id a dead client had or a new one, and its
-    /// first conversation (joining the queue).
+    /// session, started. `delays`: `--fullscreen delay`.
     @discardableResult
     mutating func spawn(tag: String?, urgent: Bool = false, delays: Bool = false) -> Int {
         let index = processes.count
@@ -138,9 +170,12 @@ struct QueueWorld {
         }
         let member = QueueMember(me: id, ticket: Ticket(pid: index + 1, tag: tag), urgent: urgent)
         windows[id] = Window(owner: index, ticket: member.ticket)
-        processes.append(Process(index: index, tag: tag, urgent: urgent, member: member, state: .waiting, delays: delays))
-        begin(index, .join, processes[index].member.join())
-        note("spawn \(index) tag \(tag ?? "-") urgent \(urgent) id \(id)")
+        let plan = Session.Plan(
+            content: ToastContent(message: "toast \(index)"), duration: .seconds(5), fullscreen: delays ? .delay : .show)
+        var driver = SessionDriver(Session(plan, frameInterval: 1 / 60))
+        driver.handle(.start, at: now)
+        processes.append(Process(index: index, tag: tag, urgent: urgent, driver: driver, member: member))
+        note("spawn \(index) tag \(tag ?? "-") urgent \(urgent) delays \(delays) id \(id)")
         return index
     }
 
@@ -149,19 +184,22 @@ struct QueueWorld {
 
     /// Whether a process has something to do.
     func isBusy(_ index: Int) -> Bool {
-        let p = processes[index]
-        guard p.isAlive else { return false }
-        return p.conversation != nil || !p.inbox.isEmpty || (p.looks && p.state == .waiting)
+        guard processes[index].isAlive else { return false }
+        if processes[index].conversation != nil || !processes[index].inbox.isEmpty { return true }
+        return !processes[index].driver.isIdle || (processes[index].looksAtTurn && !processes[index].driver.machine.isFinished)
     }
 
-    /// One step of a process: a request of its conversation, or, idle, its next event, or a look.
+    /// One step of a process, in `ToastSession`'s order: a request of its conversation; or the
+    /// session's next effect, carried out; or, with nothing left to carry out, its next event;
+    /// or, with none queued, the look at the turn asked for.
     mutating func step(_ index: Int) throws {
         if processes[index].conversation != nil { return try request(index) }
-        if !processes[index].inbox.isEmpty { return try handle(processes[index].inbox.removeFirst(), index) }
-        if processes[index].looks && processes[index].state == .waiting {
-            processes[index].looks = false
+        if !processes[index].driver.isIdle { return try carryOutNext(index) }
+        if !processes[index].inbox.isEmpty { return hear(processes[index].inbox.removeFirst(), index) }
+        if processes[index].looksAtTurn && !processes[index].session.isFinished {
+            processes[index].looksAtTurn = false
             looksStarted += 1
-            begin(index, .look, processes[index].member.lookAtTurn(now: Double(clock)))
+            begin(index, .look, processes[index].member.lookAtTurn(now: now))
         }
     }
 
@@ -178,117 +216,179 @@ struct QueueWorld {
             carryOut(write, for: index)
             return
         }
-        switch conversation.next {
-        case .ask(let question):
-            guard let answer = ask(question, for: index, partial: &conversation.partial) else {
-                processes[index].conversation = conversation
-                return
-            }
-            let step = processes[index].member.answer(answer)
-            processes[index].conversation = Conversation(purpose: conversation.purpose, writes: step.writes, next: step.next)
-        case .turn(let turn):
+        guard case .ask(let question) = conversation.next else {
             processes[index].conversation = nil
-            try decide(index, turn)
-        case .done, .placed:
-            // No simulated process is stacked.
-            processes[index].conversation = nil
-            try ended(conversation.purpose, index)
+            return ended(conversation.purpose, conversation.next, index)
         }
+        guard let answer = ask(question, for: index, partial: &conversation.partial) else {
+            processes[index].conversation = conversation
+            return
+        }
+        let step = processes[index].member.answer(answer)
+        processes[index].conversation = Conversation(purpose: conversation.purpose, writes: step.writes, next: step.next)
     }
 
-    /// What the session does with a turn.
-    mutating func decide(_ index: Int, _ turn: QueueProtocol.Turn) throws {
-        note("  \(index) decides \(turn)")
-        processes[index].standingAside = false
-        processes[index].waitsForPasser = false
-        processes[index].timer = nil
-        switch turn {
-        case .mine where fullscreen && processes[index].delays:
-            // Covered: it waits for the film in its place, and lets the others pass.
-            processes[index].aside = true
-            processes[index].stoodAside = true
-            begin(index, .look, QueueMember.Step(processes[index].member.standAsideInPlace(), .done))
-        case .mine:
-            // Never two at once, except a toast already told to go: one we replace, one that a
-            // toast with its tag replaced, or this one, told while it looked (it reads the
-            // command next, a toast that flashed as its update came).
-            let retiring = Set(processes[index].member.replaces)
-            for other in processes where other.state == .showing && !retiring.contains(other.ticket) && other.replacedBy == nil {
-                guard processes[index].replacedBy == nil else { continue }
-                throw failure("\(other.index) and \(index) show at once; queue \(queue)")
-            }
-            processes[index].state = .showing
-            processes[index].shown = true
-            if processes[index].tag == nil && !processes[index].urgent { showOrder.append(index) }
-            let box = Rect(x: 10, y: 10, width: 100, height: 40)
-            begin(index, .announce, processes[index].member.announceShown(QueueMember.Shown(box: box, progress: nil)))
-        case .waitFor(let entry):
-            begin(index, .look, processes[index].member.watch(entry, now: Double(clock)))
-        case .waitForPasser(let entry, let until):
-            processes[index].timer = until
-            processes[index].waitsForPasser = true
-            begin(index, .look, processes[index].member.watch(entry, now: Double(clock)))
-        case .paused(let until):
-            if processes[index].urgent { throw failure("urgent \(index) stood aside") }
-            processes[index].standingAside = true
-            processes[index].timer = until
-            begin(index, .look, QueueMember.Step(processes[index].member.standAside(), .done))
-            if let until, until <= clock { processes[index].looks = true }
-        case .missing:
-            processes[index].rejoined = true
-            begin(index, .rejoin, processes[index].member.rejoin())
-        }
-    }
-
-    mutating func ended(_ purpose: Purpose, _ index: Int) throws {
+    /// A conversation's end, answered as `QueueStore` answers it.
+    mutating func ended(_ purpose: Purpose, _ next: QueueMember.Next, _ index: Int) {
         switch purpose {
-        case .join, .rejoin: processes[index].looks = true
-        case .look, .announce: break
-        case .leave: processes[index].state = processes[index].state == .killed ? .killed : .done
+        case .effect: processes[index].driver.answer([], at: now)
+        case .watch:
+            guard case .turn(let turn) = next else { return processes[index].driver.answer([], at: now) }
+            processes[index].driver.answer([.turn(turn)], at: now)
+        case .look:
+            guard case .turn(let turn) = next else { return processes[index].driver.handle(.turn(.missing), at: now) }
+            note("  \(index) looked: \(turn)")
+            processes[index].driver.handle(.turn(turn), at: now)
+        case .leave:
+            if processes[index].state != .killed { processes[index].state = .done }
         }
     }
 
-    /// An event from the server, taken from the process's queue when it is idle.
-    mutating func handle(_ event: Event, _ index: Int) throws {
+    /// An event from the server, read once the process has nothing left to carry out, in the
+    /// session's terms (as `ToastSession.translate` and `QueueStore.affectsTurn` read it).
+    mutating func hear(_ event: Event, _ index: Int) {
         note("  \(index) hears \(event) watching \(String(describing: processes[index].member.watched))")
+        let translated: Session.Event?
         switch event {
-        case .command:
-            // A command reaches a process before any queue change that followed it.
-            guard processes[index].state == .waiting || processes[index].state == .showing else { return }
-            finish(index)
+        case .command(let command): translated = .remote(command)
         case .destroyed(let entry):
             guard entry == processes[index].member.watched else { return }
             processes[index].member.watchedEnded()
-            // Standing aside for a film, it does not look at its turn.
-            processes[index].looks = !processes[index].aside
-        case .touched(let entry):
-            if entry == processes[index].member.watched && !processes[index].aside { processes[index].looks = true }
-        case .pauseChanged:
-            if processes[index].standingAside || processes[index].waitsForPasser { processes[index].looks = true }
-        case .fullscreenEnded:
-            guard processes[index].aside else { return }
-            processes[index].aside = false
-            processes[index].looks = true
+            translated = .queueChanged
+        case .touched(let entry): translated = entry == processes[index].member.watched ? .queueChanged : nil
+        case .pauseChanged: translated = .pauseChanged
+        case .fullscreenChanged: translated = .fullscreenChanged
+        case .lockChanged: translated = .lockChanged
+        }
+        if let translated { hand(translated, to: index) }
+    }
+
+    /// Hands an event to the process's session; one that ends it makes it leave.
+    mutating func hand(_ event: Session.Event, to index: Int) {
+        processes[index].driver.handle(event, at: now)
+        if processes[index].session.isFinished && [.waiting, .showing].contains(processes[index].state) {
+            processes[index].state = .leaving
         }
     }
 
-    /// The toast ends (expired, clicked, told): its windows go, then it leaves.
+    /// The toast ends (expired, clicked): a click on its windows. Not while they are withdrawn
+    /// under a lock: nobody can click them, and their time stands still.
     mutating func finish(_ index: Int) {
-        guard processes[index].isIdle, processes[index].state == .waiting || processes[index].state == .showing else { return }
-        processes[index].state = .leaving
-        begin(index, .leave, processes[index].member.leave())
+        guard processes[index].isIdle, processes[index].state == .showing, processes[index].mapped else { return }
+        hand(.click(.clicked), to: index)
     }
 
     /// SIGKILL: the server destroys its window and releases its grab.
     mutating func kill(_ index: Int) {
         processes[index].state = .killed
         processes[index].conversation = nil
+        processes[index].mapped = false
         if grabbedBy == index { grabbedBy = nil }
         destroy(processes[index].ticket)
     }
+}
 
-    // MARK: The server
+// MARK: The session's effects
 
+extension QueueWorld {
+    /// Carries out the session's next effect, and hands its answers back through the driver.
+    mutating func carryOutNext(_ index: Int) throws {
+        guard let effect = processes[index].driver.next(at: now) else { return }
+        let answers = try carryOut(effect, for: index)
+        processes[index].driver.answer(answers, at: now)
+    }
+
+    /// An effect, carried out as `ToastSession.carryOut` does it, against this server: the
+    /// queue's through the member, in a conversation whose end answers it; the questions with
+    /// the scenario's facts.
+    mutating func carryOut(_ effect: Session.Effect, for index: Int) throws -> [Session.Event] {
+        switch effect {
+        case .join: begin(index, .effect, processes[index].member.join())
+        case .rejoin:
+            processes[index].rejoined = true
+            begin(index, .effect, processes[index].member.rejoin())
+        case .lookAtTurn: processes[index].looksAtTurn = true
+        case .watch(let entry): begin(index, .watch, processes[index].member.watch(entry, now: now))
+        case .standAsideInPlace:
+            processes[index].stoodAside = true
+            begin(index, .effect, QueueMember.Step(processes[index].member.standAsideInPlace(), .done))
+        case .lookAgain(let until): armPauseEnd(index, at: until)
+        case .standAside(let until):
+            if processes[index].urgent { throw failure("urgent \(index) stood aside") }
+            begin(index, .effect, QueueMember.Step(processes[index].member.standAside(), .done))
+            armPauseEnd(index, at: until)
+        case .finish:
+            // Its windows go, then it leaves the queue (`ToastSession.run`).
+            processes[index].mapped = false
+            if processes[index].state != .killed { processes[index].state = .leaving }
+            begin(index, .leave, processes[index].member.leave())
+        case .lookAtScreen:
+            return [.screen(Session.Screen(replacing: processes[index].member.replacedShown != nil))]
+        case .show(_, _, _, let morph):
+            if !morph { try show(index) }
+            return [.shown]
+        case .present:
+            if processes[index].mapped { try checkNotOverLock(index, "drawn") }
+        case .announce(let progress):
+            let shown = QueueMember.Shown(box: Rect(x: 10, y: 10, width: 100, height: 40), progress: progress)
+            begin(index, .effect, processes[index].member.announceShown(shown))
+        case .lookAtFullscreen: return [.fullscreen(covered: fullscreen)]
+        case .watchFullscreen:
+            processes[index].watchesFullscreen = true
+            // Watched from this read on: should it have cleared in between, look again.
+            if !fullscreen { return [.fullscreenChanged] }
+        case .lookAtLock:
+            processes[index].knowsLock = locked
+            return [.lock(locked ? .locked : .clear)]
+        case .watchLock: processes[index].watchesLock = true
+        case .withdraw: processes[index].mapped = false
+        case .restore:
+            try checkNotOverLock(index, "restored")
+            processes[index].mapped = true
+        default: break
+        }
+        return []
+    }
+
+    /// `Wakeups.armPauseEnd`: `.pauseChanged` at that wall-clock second (at once when past);
+    /// nil disarms it.
+    mutating func armPauseEnd(_ index: Int, at until: Int?) {
+        processes[index].timer = nil
+        guard let until else { return }
+        guard until > clock else { return processes[index].inbox.append(.pauseChanged) }
+        processes[index].timer = until
+    }
+
+    /// The windows go up. Never two at once, except a toast already told to go: one we
+    /// replace, one that a toast with its tag replaced, or this one, told while it looked (it
+    /// reads the command next, a toast that flashed as its update came).
+    mutating func show(_ index: Int) throws {
+        note("  \(index) shows")
+        try checkNotOverLock(index, "shown")
+        if processes[index].shown { throw failure("\(index) shown twice") }
+        let retiring = Set(processes[index].member.replaces)
+        for other in processes where other.state == .showing && !retiring.contains(other.ticket) && other.replacedBy == nil {
+            guard processes[index].replacedBy == nil else { continue }
+            throw failure("\(other.index) and \(index) show at once; queue \(queue)")
+        }
+        processes[index].state = .showing
+        processes[index].shown = true
+        processes[index].mapped = true
+        processes[index].hearsRoot = true
+        if processes[index].tag == nil && !processes[index].urgent { showOrder.append(index) }
+    }
+
+    /// Nothing goes on screen over a lock the toast has seen (one that came after its last look
+    /// it learns of at its first frame, and withdraws).
+    func checkNotOverLock(_ index: Int, _ what: String) throws {
+        guard locked && processes[index].knowsLock else { return }
+        throw failure("\(index) \(what) over the lock it saw")
+    }
+}
+
+// MARK: The server
+
+extension QueueWorld {
     mutating func carryOut(_ write: QueueMember.Write, for index: Int) {
         let me = processes[index].ticket
         if case .listen(let entries) = write { note("  \(index) listens to \(entries)") }
@@ -314,7 +414,7 @@ struct QueueWorld {
         case .write(let list, let entries): lists[list] = entries
         case .replaces(let entries): windows[me]?.replaces = entries
         case .send(let command, let entry):
-            guard let owner = windows[entry]?.owner else { return }
+            guard let owner = windows[entry]?.owner, owner >= 0 else { return }
             if command == .replaced { processes[owner].replacedBy = .some(processes[index].tag) }
             processes[owner].inbox.append(.command(command))
         case .shown(let shown): windows[me]?.shown = shown.encoded
@@ -376,23 +476,34 @@ struct QueueWorld {
         freed.append(window)
     }
 
+    /// `_XTOAST_PAUSED` changes: a PropertyNotify on the root, for those listening to it.
     mutating func setPause(_ value: [UInt]?) {
         pauseValue = value
-        for index in processes.indices where processes[index].isAlive && processes[index].listensToPause {
+        for index in processes.indices where processes[index].isAlive && (processes[index].listensToPause || processes[index].hearsRoot) {
             processes[index].inbox.append(.pauseChanged)
         }
     }
 
-    /// The fullscreen window comes or goes; when it goes, those standing aside for it hear so.
+    /// The fullscreen window comes or goes: those watching the windows on top hear so.
     mutating func setFullscreen(_ on: Bool) {
         fullscreen = on
-        guard !on else { return }
-        for index in processes.indices where processes[index].isAlive && processes[index].aside {
-            processes[index].inbox.append(.fullscreenEnded)
+        for index in processes.indices where processes[index].isAlive && processes[index].watchesFullscreen {
+            processes[index].inbox.append(.fullscreenChanged)
         }
     }
 
-    /// A second passes: the pause timers of those standing aside come due.
+    /// A locker maps its window over the screen, or goes: toasts with windows up hear its map
+    /// on the root, those watching the lock hear it go.
+    mutating func setLock(_ on: Bool) {
+        locked = on
+        for index in processes.indices where processes[index].isAlive {
+            if !on { processes[index].knowsLock = false }
+            guard processes[index].watchesLock || processes[index].hearsRoot else { continue }
+            processes[index].inbox.append(.lockChanged)
+        }
+    }
+
+    /// A second passes: the pause timers come due.
     mutating func tick() {
         clock += 1
         for index in processes.indices where processes[index].isAlive {
@@ -401,9 +512,11 @@ struct QueueWorld {
             processes[index].inbox.append(.pauseChanged)
         }
     }
+}
 
-    // MARK: Checks
+// MARK: Checks
 
+extension QueueWorld {
     /// Runs every process until nobody has anything to do.
     mutating func settle() throws {
         var steps = 0
@@ -412,13 +525,21 @@ struct QueueWorld {
             guard steps < 100_000 else { throw failure("does not settle") }
             try step(p)
         }
+        try checkSettled()
+    }
+
+    /// With nothing left to do under a lock, no toast is on screen: each one up when it came
+    /// has heard of it and withdrawn.
+    func checkSettled() throws {
+        guard locked, let up = processes.first(where: \.mapped) else { return }
+        throw failure("\(up.index) is on screen over the lock")
     }
 
     func checkEnd() throws {
         for p in processes {
-            if p.isAlive || p.state == .new {
+            if p.isAlive {
                 throw failure(
-                    "process \(p.index) still \(p.state) (mark \(String(describing: p.member.ticket.pause))): wedged; queue \(readList(.queue))"
+                    "process \(p.index) still \(p.state), \(String(describing: p.session.phase)) (mark \(String(describing: p.member.ticket.pause))): wedged; queue \(readList(.queue))"
                 )
             }
             if case .some(let tag) = p.replacedBy, tag != p.tag {
@@ -429,8 +550,8 @@ struct QueueWorld {
             }
         }
         // In the order their tickets went into the queue, the ones that had to join again aside;
-        // those that stood aside for a film in their order too (one that started later may show
-        // while they wait for it to end, or before they have heard of its end).
+        // those that stood aside in their place (a film, a lock) in their order too (one that
+        // started later may show while they wait for it to end, or before they have heard of its end).
         for stoodAside in [false, true] {
             let survivors = showOrder.filter {
                 processes[$0].state != .killed && !processes[$0].rejoined && processes[$0].stoodAside == stoodAside
@@ -455,87 +576,119 @@ extension QueueWorld {
         /// A fullscreen window comes and goes; toasts without a tag wait for it (`--fullscreen
         /// delay`), in their place.
         var fullscreen = false
+        /// The screen locks and unlocks.
+        var lock = false
         /// More steps than this: something goes round in a circle.
         var stepLimit = 400_000
     }
 
     enum Action {
-        case spawn, step(Int), finish(Int), kill(Int), garbage, pause([UInt]?), tick, fullscreen(Bool)
+        case spawn, step(Int), finish(Int), kill(Int), garbage, pause([UInt]?), tick, fullscreen(Bool), lock(Bool)
     }
 
-    /// Runs a seeded random schedule to its end, checking the rules at every show and at the end.
+    /// Runs a seeded random schedule to its end, checking the rules at every show, whenever
+    /// nobody has anything to do, and at the end.
     mutating func run(_ schedule: Schedule) throws {
         var steps = 0
-        var pauseChanges = 0
-        var fullscreenChanges = 0
-        let maximumPauseChanges = schedule.pauses ? (schedule.faults ? 6 : 4) : 0
+        var changes = Changes()
         while true {
             steps += 1
             guard steps < schedule.stepLimit else { throw failure("no end after \(steps) steps") }
-            var actions: [Action] = []
-            var slow: [Action] = []
-            var background: [Action] = []
-            // While the server is grabbed, it serves the grabber alone: nobody else connects,
-            // writes or has its connection's end carried out.
-            let free = grabbedBy == nil
-            let spawning = processes.count < schedule.processes
-            if spawning && free { actions.append(.spawn) }
-            for p in processes where p.isAlive && mayAct(p.index) {
-                if isBusy(p.index) && !(schedule.joinFirst && spawning && p.conversation == nil) { actions.append(.step(p.index)) }
-                // Toasts stay a while: others arrive, pauses begin and end while they show.
-                if p.state == .showing && p.isIdle && (!schedule.joinFirst || !spawning) { slow.append(.finish(p.index)) }
-                if schedule.faults && random.below(60) == 0 { actions.append(.kill(p.index)) }
-            }
-            if schedule.faults && grabbedBy == nil && random.below(40) == 0 { actions.append(.garbage) }
-            if grabbedBy == nil && pauseChanges < maximumPauseChanges {
-                // The last change ends it, so that everything can drain.
-                let last = pauseChanges == maximumPauseChanges - 1
-                let choices: [[UInt]?] = [nil, [0], [UInt(clock + 1 + random.below(4))]]
-                background.append(.pause(last ? nil : random.pick(choices)))
-            }
-            if schedule.fullscreen && fullscreenChanges < 6 {
-                // The last change ends it, so that everything can drain.
-                background.append(.fullscreen(fullscreenChanges < 5 && random.below(2) == 0))
-            }
-            // A toast is drawn well within a passer's grace: the clock does not pass while one is
-            // between its turn and its first frame.
-            let drawing = processes.contains { $0.state == .showing && windows[$0.ticket]?.shown == nil }
-            if schedule.pauses && !drawing && (paused != nil || processes.contains { $0.isAlive && $0.timer != nil }) {
-                background.append(.tick)
-            }
-            if actions.isEmpty || random.below(4) == 0 { actions += slow }
-            if actions.isEmpty || random.below(5) == 0 { actions += background }
+            let actions = choices(schedule, changes)
             guard !actions.isEmpty else { break }
-            let action = random.pick(actions)
-            if case .step = action {
-            } else {
-                note(
-                    "\(action) clock \(clock) paused \(String(describing: pauseValue)) queue \(queue.map { windows[$0].map { String($0.owner) } ?? "x" })"
-                )
-            }
-            switch action {
-            case .spawn:
-                let tags: [String?] =
-                    schedule.faults ? [nil, nil, nil, "vol", "vol", "other"] : schedule.pauses ? [nil, nil, "vol"] : [nil]
-                let tag = random.pick(tags)
-                spawn(tag: tag, urgent: schedule.pauses && random.below(4) == 0, delays: schedule.fullscreen && tag == nil)
-            case .step(let index): try step(index)
-            case .finish(let index): finish(index)
-            case .kill(let index): kill(index)
-            case .garbage:
-                // Another client appends ids that name nothing.
-                lists[.queue, default: []] += (0..<random.below(4)).map { _ in UInt(0x7f00_0000 + random.below(100)) }
-            case .pause(let value):
-                pauseChanges += 1
-                setPause(value)
-            case .tick: tick()
-            case .fullscreen(let on):
-                fullscreenChanges += 1
-                setFullscreen(on)
-            }
+            try act(random.pick(actions), schedule, &changes)
         }
         if fullscreen { throw failure("ended with the film playing") }
+        if locked { throw failure("ended locked") }
         if paused != nil { throw failure("ended paused") }
         try checkEnd()
+    }
+
+    /// How many times the facts changed so far: a few each, the last ends them.
+    struct Changes {
+        var pause = 0
+        var fullscreen = 0
+        var lock = 0
+    }
+
+    /// What may happen next: steps of the processes, often; toasts ending and the facts
+    /// changing, now and then.
+    mutating func choices(_ schedule: Schedule, _ changes: Changes) -> [Action] {
+        var actions: [Action] = []
+        var slow: [Action] = []
+        var background: [Action] = []
+        // While the server is grabbed, it serves the grabber alone: nobody else connects,
+        // writes or has its connection's end carried out.
+        let free = grabbedBy == nil
+        let spawning = processes.count < schedule.processes
+        if spawning && free { actions.append(.spawn) }
+        for index in processes.indices where processes[index].isAlive && mayAct(index) {
+            // Joining first, a toast that has joined waits for the others to join.
+            let held =
+                schedule.joinFirst && spawning && processes[index].conversation == nil && !processes[index].member.lists.isEmpty
+            if isBusy(index) && !held { actions.append(.step(index)) }
+            // Toasts stay a while: others arrive, pauses begin and end while they show.
+            if processes[index].state == .showing && processes[index].mapped && processes[index].isIdle
+                && (!schedule.joinFirst || !spawning)
+            {
+                slow.append(.finish(index))
+            }
+            if schedule.faults && random.below(60) == 0 { actions.append(.kill(index)) }
+        }
+        if schedule.faults && free && random.below(40) == 0 { actions.append(.garbage) }
+        let maximumPauseChanges = schedule.pauses ? (schedule.faults ? 6 : 4) : 0
+        if free && changes.pause < maximumPauseChanges {
+            // The last change ends it, so that everything can drain.
+            let last = changes.pause == maximumPauseChanges - 1
+            let choices: [[UInt]?] = [nil, [0], [UInt(clock + 1 + random.below(4))]]
+            background.append(.pause(last ? nil : random.pick(choices)))
+        }
+        if schedule.fullscreen && changes.fullscreen < 6 {
+            background.append(.fullscreen(changes.fullscreen < 5 && random.below(2) == 0))
+        }
+        if schedule.lock && changes.lock < 6 { background.append(.lock(changes.lock < 5 && random.below(2) == 0)) }
+        // A toast is drawn well within a passer's grace: the clock does not pass while one is
+        // between its turn and its first frame.
+        let drawing = processes.contains { $0.state == .showing && windows[$0.ticket]?.shown == nil }
+        if schedule.pauses && !drawing && (paused != nil || processes.contains { $0.isAlive && $0.timer != nil }) {
+            background.append(.tick)
+        }
+        if actions.isEmpty || random.below(4) == 0 { actions += slow }
+        if actions.isEmpty || random.below(5) == 0 { actions += background }
+        return actions
+    }
+
+    mutating func act(_ action: Action, _ schedule: Schedule, _ changes: inout Changes) throws {
+        if case .step = action {
+        } else {
+            // Nobody had anything to do, or something else came first: the settled check then.
+            if locked && !processes.indices.contains(where: { isBusy($0) }) { try checkSettled() }
+            note(
+                "\(action) clock \(clock) paused \(String(describing: pauseValue)) queue \(queue.map { windows[$0].map { String($0.owner) } ?? "x" })"
+            )
+        }
+        switch action {
+        case .spawn:
+            let tags: [String?] =
+                schedule.faults ? [nil, nil, nil, "vol", "vol", "other"] : schedule.pauses ? [nil, nil, "vol"] : [nil]
+            let tag = random.pick(tags)
+            spawn(tag: tag, urgent: schedule.pauses && random.below(4) == 0, delays: schedule.fullscreen && tag == nil)
+        case .step(let index): try step(index)
+        case .finish(let index): finish(index)
+        case .kill(let index): kill(index)
+        case .garbage:
+            // Another client appends ids that name nothing.
+            lists[.queue, default: []] += (0..<random.below(4)).map { _ in UInt(0x7f00_0000 + random.below(100)) }
+        case .pause(let value):
+            changes.pause += 1
+            setPause(value)
+        case .tick: tick()
+        case .fullscreen(let on):
+            changes.fullscreen += 1
+            setFullscreen(on)
+        case .lock(let on):
+            changes.lock += 1
+            setLock(on)
+        }
     }
 }
