@@ -72,7 +72,8 @@ struct LockSimulationTests {
         }
         world.setLock(false)
         try FullscreenSimulationTests.settleRandomly(&world)
-        while let up = showing(world).first {
+        for _ in started {
+            guard let up = showing(world).first else { break }
             #expect(showing(world).count == 1)
             world.finish(up)
             try FullscreenSimulationTests.settleRandomly(&world)

@@ -129,7 +129,7 @@ extension PauseSimulationTests {
         try world.settle()
         let urgent = world.spawn(tag: nil, urgent: true)
         // The urgent toast decides it may show, and is not drawn yet when the pause ends.
-        while world.processes[urgent].state != .showing { try world.step(urgent) }
+        try world.step(urgent) { $0.processes[urgent].state == .showing }
         world.setPause(nil)
         try world.settle()
         #expect(world.processes[urgent].state == .showing)

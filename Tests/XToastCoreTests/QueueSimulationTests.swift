@@ -61,7 +61,7 @@ struct QueueSimulationTests {
         var world = QueueWorld(seed: 3)
         let toast = world.spawn(tag: nil)
         // Someone rewrites the queue without us once our append is in.
-        while !world.queue.contains(world.processes[toast].ticket) { try world.step(toast) }
+        try world.step(toast) { $0.queue.contains($0.processes[toast].ticket) }
         world.lists[.queue] = []
         try world.settle()
         #expect(world.processes[toast].state == .showing)

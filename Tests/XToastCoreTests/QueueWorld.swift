@@ -203,6 +203,15 @@ struct QueueWorld {
         }
     }
 
+    /// Steps one process until `done` says so; a failure when it has nothing left to do first
+    /// (a broken rule must turn a test red, not hang it).
+    mutating func step(_ index: Int, until done: (QueueWorld) -> Bool) throws {
+        while !done(self) {
+            guard isBusy(index) else { throw failure("\(index) stopped before it got there") }
+            try step(index)
+        }
+    }
+
     mutating func begin(_ index: Int, _ purpose: Purpose, _ step: QueueMember.Step) {
         processes[index].conversation = Conversation(purpose: purpose, writes: step.writes, next: step.next)
     }
