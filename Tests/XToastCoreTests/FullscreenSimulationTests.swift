@@ -27,22 +27,26 @@ struct FullscreenSimulationTests {
         for _ in 0..<20 {
             delayed.append(world.spawn(tag: nil, delays: true))
             // Its ticket in the queue before the next one starts; the rest in any order.
-            while world.processes[delayed.last ?? 0].member.lists.isEmpty || world.processes[delayed.last ?? 0].conversation != nil {
-                try world.step(delayed.last ?? 0)
-            }
+            let last = delayed.last ?? 0
+            try world.step(last) { !$0.processes[last].member.lists.isEmpty && $0.processes[last].conversation == nil }
             try Self.settleRandomly(&world)
         }
-        #expect(delayed.allSatisfy { world.processes[$0].aside && world.processes[$0].member.ticket.pause == .aside })
+        #expect(
+            delayed.allSatisfy {
+                world.processes[$0].session.waiting == .asideForFullscreen && world.processes[$0].member.ticket.pause == .aside
+            })
         #expect(world.readList(.queue) == delayed.map { world.processes[$0].ticket }, "each in its place")
         world.setFullscreen(false)
-        while world.processes.contains(where: { $0.state == .waiting || $0.state == .showing }) {
+        for _ in delayed {
             try Self.settleRandomly(&world)
             let showing = world.processes.filter { $0.state == .showing }
             #expect(showing.count == 1)
             guard let first = showing.first else { break }
             world.finish(first.index)
         }
+        try Self.settleRandomly(&world)
         #expect(world.showOrder == delayed)
+        try world.checkEnd()
     }
 
     @Test("An OSD passes the toasts that wait for the film, and they still come back in order")

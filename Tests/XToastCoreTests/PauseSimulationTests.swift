@@ -2,12 +2,12 @@ import Testing
 
 @testable import XToastCore
 
-/// Do not disturb against the queue protocol: many processes on a fake X server, each driving
-/// the shipped `QueueMember` (see `QueueWorld`), one server request a step, so that another
-/// client can act between any two of its requests: the pause set, changed, ended by its clock or
-/// by `--resume`; urgent toasts that go through it; tags, kills and reused ids. Checked: never
-/// two queued toasts on screen at once, toasts that are not urgent shown in start order,
-/// nothing lost or wedged.
+/// Do not disturb against the queue protocol: many processes on a fake X server, each running
+/// the shipped `Session` and `QueueMember` (see `QueueWorld`), one server request a step, so
+/// that another client can act between any two of its requests: the pause set, changed, ended by
+/// its clock or by `--resume`; urgent toasts that go through it; tags, kills and reused ids.
+/// Checked: never two queued toasts on screen at once, toasts that are not urgent shown in start
+/// order, nothing lost or wedged.
 @Suite("Pauses, simulated")
 struct PauseSimulationTests {
     @Test("Thousands of random schedules with pauses keep every rule", arguments: 0..<40)
@@ -129,7 +129,7 @@ extension PauseSimulationTests {
         try world.settle()
         let urgent = world.spawn(tag: nil, urgent: true)
         // The urgent toast decides it may show, and is not drawn yet when the pause ends.
-        while world.processes[urgent].state != .showing { try world.step(urgent) }
+        try world.step(urgent) { $0.processes[urgent].state == .showing }
         world.setPause(nil)
         try world.settle()
         #expect(world.processes[urgent].state == .showing)

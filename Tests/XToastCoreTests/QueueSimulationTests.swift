@@ -2,9 +2,10 @@ import Testing
 
 @testable import XToastCore
 
-/// Many xtoast processes on a fake X server, each driving the shipped `QueueMember` (see
-/// `QueueWorld`), under seeded random interleavings with kills, ids reused by new clients, dead
-/// ids written into the queue by another client, and tags that replace each other.
+/// Many xtoast processes on a fake X server, each running the shipped `Session` and its
+/// `QueueMember` as the program does (see `QueueWorld`), under seeded random interleavings with
+/// kills, ids reused by new clients, dead ids written into the queue by another client, and tags
+/// that replace each other.
 @Suite("Queue protocol, simulated")
 struct QueueSimulationTests {
     @Test("Thousands of random schedules keep every rule", arguments: 0..<40)
@@ -60,7 +61,7 @@ struct QueueSimulationTests {
         var world = QueueWorld(seed: 3)
         let toast = world.spawn(tag: nil)
         // Someone rewrites the queue without us once our append is in.
-        try world.step(toast)
+        try world.step(toast) { $0.queue.contains($0.processes[toast].ticket) }
         world.lists[.queue] = []
         try world.settle()
         #expect(world.processes[toast].state == .showing)

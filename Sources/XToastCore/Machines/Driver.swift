@@ -63,8 +63,9 @@ public struct Driver<M: Machine>: Sendable {
         return nil
     }
 
-    /// Whether anything is left to do.
-    public var isIdle: Bool { stack.allSatisfy(\.isEmpty) }
+    /// Whether anything is left to do. (A closure, not `\.isEmpty`: a key path into a generic
+    /// type is built anew at each call in a debug build, and the simulations ask at every step.)
+    public var isIdle: Bool { stack.allSatisfy { $0.isEmpty } }
 }
 
 /// A toast's session, run in the interpreter's order.
