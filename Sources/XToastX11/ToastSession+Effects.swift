@@ -43,7 +43,7 @@ extension ToastSession {
             if request.stack { queue.joinStack() } else { queue.register() }
             XFlush(display.pointer)
         case .queued: tell(queued)
-        case .lookAtTurn: looksAtTurn = true
+        case .lookAtTurn: pending.insert(.lookAtTurn)
         case .rejoin: queue.rejoin()
         case .watch(let ticket):
             // Gone already: the machine looked again.
@@ -81,7 +81,7 @@ extension ToastSession {
         case .present(let appearance, let turn): showing?.present(appearance, turn: turn)
         case .blend(let composited): showing?.blend(composited)
         case .raise: showing?.raise()
-        case .restack: restacks = true
+        case .restack: pending.insert(.restack)
         case .slide: showing?.slide(now: Clock.monotonic()) { box in announceMove(of: box) }
         case .announce(let progress):
             guard let showing else { break }
@@ -127,7 +127,7 @@ extension ToastSession {
         case .lookAtFullscreen:
             return [.fullscreen(covered: try isCovered())]
         case .watchFullscreen:
-            watchesFullscreen = true
+            watches.insert(.fullscreen)
             // Watched from this read on: should it have cleared in between, look again.
             if try !isCovered() { return [.fullscreenChanged] }
         case .lookAtIdle:
@@ -159,7 +159,7 @@ extension ToastSession {
         let targets: [Monitor]
         if let fresh { targets = fresh.targets } else { targets = try Self.monitors(for: request.monitor, on: display).0 }
         let mask = request.stack ? PropertyChangeMask : NoEventMask
-        return !fullscreenWatch.covered(targets.map(\.rect), watching: watchesFullscreen ? mask : nil, asked: fresh?.fullscreen)
+        return !fullscreenWatch.covered(targets.map(\.rect), watching: watches.contains(.fullscreen) ? mask : nil, asked: fresh?.fullscreen)
             .contains(false)
     }
 

@@ -112,16 +112,10 @@ extension ToastSession {
         // Known refresh rates are kept: an update on the same monitor asks nothing.
         let interval = frameIntervals[monitor] ?? 1 / (display.refreshRate(of: monitor) ?? Self.fallbackRefreshRate)
         frameIntervals[monitor] = interval
-        let watchesNow = !watchesCompositor
-        if watchesNow {
-            watchesCompositor = true
-            compositorEvent = display.watchCompositor()
-        }
+        let watchesNow = watches.insert(.compositor).inserted
+        if watchesNow { compositorEvent = display.watchCompositor() }
         showing.compositorEvent = compositorEvent
-        if !pointerStarted {
-            pointerStarted = true
-            if let why = pointer.start() { warn(why) }
-        }
+        if watches.insert(.pointer).inserted, let why = pointer.start() { warn(why) }
         showing.isSetUp = true
         // A compositor that came or went before the watch began: drawn again, the other way.
         return [.frameInterval(interval)] + (watchesNow ? [.compositorChanged(composited: display.compositorIsRunning())] : [])

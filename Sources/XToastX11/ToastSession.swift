@@ -22,16 +22,16 @@ public final class ToastSession {
     /// what `lookAtScreen` looked at, for the `show` that follows.
     var fresh: StartingView?
     var compositorEvent: Int32?
-    var watchesCompositor = false
+    /// What it follows, each started once: the compositor (after the first frame), the
+    /// pointer (pause on hover), the windows on top (`watchFullscreen`).
+    var watches: Set<Watch> = []
     /// Seconds between frames on each monitor, once asked (the session hears the toast's).
     var frameIntervals: [Rect: Double] = [:]
     /// Where the pointer is, for pause on hover; started after the first frame.
     let pointer: PointerWatch
-    var pointerStarted = false
     /// The windows on top of each monitor (`--fullscreen`), asked only when the policy is not
     /// `show`; and the user's idle time (`--idle`), asked after the first frame.
     let fullscreenWatch: FullscreenWatch
-    var watchesFullscreen = false
     let idleWatch: IdleWatch
     /// Whether a locker or blanker covers the toast's monitors (asked before every show).
     let lockWatch: LockWatch
@@ -45,9 +45,11 @@ public final class ToastSession {
     var retiring: WindowSet?
     /// The keyboard, while the reply entry is open.
     var replyKeyboard: ReplyKeyboard?
-    /// Work asked for by a batch of events, done once after it.
-    var looksAtTurn = false
-    var restacks = false
+    /// Work asked for by a batch of events, done once after it (`finishBatch`).
+    var pending: Set<Pending> = []
+
+    enum Watch: Hashable { case compositor, pointer, fullscreen }
+    enum Pending: Hashable { case lookAtTurn, restack }
 
     /// How the `--run` command ended, once it has.
     public var commandStatus: Int32? { session.commandStatus }
@@ -184,12 +186,11 @@ public final class ToastSession {
     /// (a `replaced` command, the end of the ticket waited for) is read before looking again,
     /// as `QueueWorld` runs it.
     private func finishBatch() throws(X11Error) {
-        while looksAtTurn && session.outcome == nil && XEventsQueued(display.pointer, QueuedAlready) == 0 {
-            looksAtTurn = false
+        while pending.contains(.lookAtTurn) && session.outcome == nil && XEventsQueued(display.pointer, QueuedAlready) == 0 {
+            pending.remove(.lookAtTurn)
             try feed(.turn(queue.turn()))
         }
-        if restacks, let showing {
-            restacks = false
+        if let showing, pending.remove(.restack) != nil {
             try feed(.sliding(until: showing.restack(shifts: showing.monitors.map(stackShift), now: Clock.monotonic())))
         }
     }
@@ -234,7 +235,7 @@ public final class ToastSession {
         if request.stack && queue.affectsStack(&event) { return .stackChanged }
         if queue.affectsTurn(&event) { return .queueChanged }
         if queue.affectsPause(&event) { return .pauseChanged }
-        if watchesFullscreen && fullscreenWatch.affects(event) { return .fullscreenChanged }
+        if watches.contains(.fullscreen) && fullscreenWatch.affects(event) { return .fullscreenChanged }
         if lockWatch.affects(event) { return .lockChanged }
         if let key = replyKeyboard?.translate(&event) { return .key(key) }
         if idleWatch.handle(event) { return .userReturned }

@@ -27,8 +27,8 @@ extension QueueMember {
             conversation = .none
             return Step([], .turn(.mine))
         }
-        guard again || listensToPause else {
-            listensToPause = true
+        guard again || root == .hearsPause else {
+            root = .hearsPause
             conversation = .readingPause(now: now, again: true)
             return Step([.listenToPause], .ask(.queueAndPause))
         }
@@ -166,8 +166,8 @@ extension QueueMember {
     /// so that no change is missed) or, going through it, say so before looking.
     mutating func prepareForPause() -> [Write] {
         var writes: [Write] = []
-        if !goesThrough && !listensToPause {
-            listensToPause = true
+        if !goesThrough && root == .deaf {
+            root = .hearsPause
             writes.append(.listenToPause)
         }
         if goesThrough && ticket.pause != .through { writes += mark(.through) }

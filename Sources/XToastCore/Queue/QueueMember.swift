@@ -142,8 +142,11 @@ public struct QueueMember: Sendable {
     var through: Through
     /// What ours must do about the toasts behind it before it shows.
     var behind = Behind.inOrder
-    /// The root's property changes reach us (to hear the pause change).
-    var listensToPause = false
+    /// What of the root reaches us: nothing, until a pause first matters; then its property
+    /// changes, to hear the pause change (asked once, before the pause is read again).
+    var root = RootListening.deaf
+
+    enum RootListening { case deaf, hearsPause }
     /// Tickets behind marked `through` and not on screen, by the wall-clock time we first found
     /// them so: each is waited for at most `QueueProtocol.passerGrace`.
     var passersSeen: [UInt: Double] = [:]
