@@ -158,18 +158,9 @@ extension Control {
         } catch {
             throw .failure(error.message)
         }
-        let wakeups: Wakeups
-        do throws(SystemFailure) { wakeups = try Wakeups() } catch { throw .failure(error.description) }
-        let pid = try Runner.spawn(command)
-        // A signal sent to us goes on to the command, and the inhibition lasts until it ends
-        // (the terminal's Ctrl-C reaches it already, as the whole foreground group's); its
-        // status is ours.
-        while true {
-            if let status = ChildProcess.reap(pid) {
-                inhibition.end()
-                return status.shellStatus
-            }
-            for case .signal(let number) in wakeups.waitForSignals() where number != SIGCHLD { kill(pid, number) }
-        }
+        // The inhibition lasts until the command ends, whatever ends it; its status is ours.
+        let status = try Runner.runForwardingSignals(command)
+        inhibition.end()
+        return status
     }
 }

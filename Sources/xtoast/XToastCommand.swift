@@ -126,7 +126,10 @@ struct XToastCommand {
         }
         if !sources.verdict.matched.isEmpty {
             ScriptRules.run(sources.verdict.commands, for: content, settings: settings, warn: warn)
-            if let outcome = ScriptRules.unshown(content, verdict: sources.verdict, settings: settings) { return outcome }
+            if let outcome = ScriptRules.unshown(content, verdict: sources.verdict, settings: settings) {
+                // A command is never dropped with its toast: it runs, and its status is ours.
+                return try runCommand.map { command throws(CommandError) in try Runner.runForwardingSignals(command) } ?? outcome
+            }
         }
         return try show(content, settings: settings, origins: sources.builder.origins, display: sources.display!)
     }

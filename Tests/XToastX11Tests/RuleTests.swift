@@ -54,5 +54,26 @@ extension OnScreen {
             let explained = try XToastProcess.run(["--print-config", "Disk almost full"], display: display, environment: environment)
             #expect(explained.stdout.contains("# preset alert"), "\(explained.stdout)")
         }
+
+        /// A `--run` toast a rule keeps from the screen still runs its command, with its status.
+        @Test func aQuietRunStillRunsItsCommand() throws {
+            let (display, watcher) = try prepareSharedDisplay()
+            let folder = temporaryPath("-rules")
+            try FileManager.default.createDirectory(atPath: folder + "/xtoast", withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try Self.config.write(toFile: folder + "/xtoast/config", atomically: true, encoding: .utf8)
+            let environment: [String: String?] = ["XDG_CONFIG_HOME": folder, "XDG_STATE_HOME": folder + "/state"]
+            watcher.discardEvents()
+            let ran = try XToastProcess.run(
+                ["--app", "backup", "--run", "--", "sh", "-c", "echo done > \(folder)/ran; exit 3"], display: display,
+                environment: environment)
+            #expect(ran.status == 3, "\(ran)")
+            #expect((try? String(contentsOfFile: folder + "/ran", encoding: .utf8)) == "done\n")
+            // Nothing showed: the next toast mapped is the one after it.
+            let marker = try XToastProcess(["--duration", "0.2", "After"], display: display, environment: environment)
+            let window = try #require(try watcher.waitForToasts().first)
+            #expect(watcher.longs(window, "_NET_WM_PID", type: Atom(XA_CARDINAL)) == [UInt(marker.child.pid)])
+            _ = try marker.wait()
+        }
     }
 }
