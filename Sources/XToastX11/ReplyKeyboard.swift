@@ -24,7 +24,8 @@ final class ReplyKeyboard {
         self.window = window
         let dpy = display.pointer
         let deadline = Clock.monotonic() + Self.grabPatience
-        while XGrabKeyboard(dpy, window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime)) != GrabSuccess {
+        // Not owner events: every key comes to this window, whichever of ours the pointer is over.
+        while XGrabKeyboard(dpy, window, 0, GrabModeAsync, GrabModeAsync, UInt(CurrentTime)) != GrabSuccess {
             guard Clock.monotonic() < deadline else { return nil }
             usleep(10_000)
         }
