@@ -27,8 +27,9 @@
 ///
 ///  showing(Showing): the windows on their way, then a presentation (clock, start, next frame,
 ///    first frame out); beside it what freezes the clock (the pointer over it, the user away,
-///    with the idle look's deadline), whether it is blended, the stack's slide and the
-///    pointer's next look: each with its deadline in `deadline`.
+///    with the idle look's deadline, a locker, an open reply entry with its idle limit),
+///    whether it is blended, the stack's slide and the pointer's next look: each with its
+///    deadline in `deadline`.
 /// ```
 public struct Session: Sendable {
     /// Where the toast is in its life; the one source of truth for every sub-state.
