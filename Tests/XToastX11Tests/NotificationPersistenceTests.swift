@@ -241,10 +241,11 @@ extension OnScreen {
 }
 
 /// A python3-dbus application that sends one notification (`notify`, its `server.Notify(…)` call)
-/// and stays on the bus: it prints "id N" first when `printsID`, then "action KEY" for each
-/// ActionInvoked, "replied TEXT" for each NotificationReplied, and "closed REASON" for the
-/// NotificationClosed that ends it, or ends after `milliseconds`.
-func listeningClient(_ notify: String, printsID: Bool = false, milliseconds: Int = 20000) -> String {
+/// and stays on the bus: it prints "id N" first when `printsID`, then "token TOKEN" for each
+/// ActivationToken when `printsTokens`, "action KEY" for each ActionInvoked, "replied TEXT" for
+/// each NotificationReplied, and "closed REASON" for the NotificationClosed that ends it, or ends
+/// after `milliseconds`.
+func listeningClient(_ notify: String, printsID: Bool = false, printsTokens: Bool = false, milliseconds: Int = 20000) -> String {
     """
     import dbus, dbus.mainloop.glib
     from gi.repository import GLib
@@ -254,6 +255,8 @@ func listeningClient(_ notify: String, printsID: Bool = false, milliseconds: Int
                             "org.freedesktop.Notifications")
     mine = []
     loop = GLib.MainLoop()
+    def token(id, text):
+        if id in mine and \(printsTokens ? "True" : "False"): print("token", text, flush=True)
     def action(id, key):
         if id in mine: print("action", key, flush=True)
     def replied(id, text):
@@ -262,6 +265,7 @@ func listeningClient(_ notify: String, printsID: Bool = false, milliseconds: Int
         if id in mine:
             print("closed", reason, flush=True)
             loop.quit()
+    bus.add_signal_receiver(token, "ActivationToken", "org.freedesktop.Notifications")
     bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
     bus.add_signal_receiver(replied, "NotificationReplied", "org.freedesktop.Notifications")
     bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")

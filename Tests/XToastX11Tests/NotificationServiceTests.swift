@@ -281,30 +281,8 @@ extension OnScreen {
 
         /// Notify with a default action; prints ActivationToken, ActionInvoked and
         /// NotificationClosed as they come, and stops at the last.
-        static let activationClient = """
-            import dbus, dbus.mainloop.glib
-            from gi.repository import GLib
-            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-            bus = dbus.SessionBus()
-            server = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
-                                    "org.freedesktop.Notifications")
-            mine = []
-            loop = GLib.MainLoop()
-            def token(id, text):
-                if id in mine: print("token", text, flush=True)
-            def action(id, key):
-                if id in mine: print("action", key, flush=True)
-            def closed(id, reason):
-                if id in mine:
-                    print("closed", reason, flush=True)
-                    loop.quit()
-            bus.add_signal_receiver(token, "ActivationToken", "org.freedesktop.Notifications")
-            bus.add_signal_receiver(action, "ActionInvoked", "org.freedesktop.Notifications")
-            bus.add_signal_receiver(closed, "NotificationClosed", "org.freedesktop.Notifications")
-            mine.append(server.Notify("test", 0, "", "Open me", "", ["default", "Open"], {}, 0))
-            GLib.timeout_add(20000, loop.quit)
-            loop.run()
-            """
+        static let activationClient = listeningClient(
+            #"server.Notify("test", 0, "", "Open me", "", ["default", "Open"], {}, 0)"#, printsTokens: true)
 
         static let floodClient = """
             import dbus, dbus.mainloop.glib
