@@ -11,8 +11,6 @@ struct ButtonRow {
     private let radius: Double
     /// Each button in box coordinates, once `place` knows the box.
     private(set) var rects: [Rect] = []
-    /// The narrowest box with a reply button (logical pixels): room to type a line.
-    static let entryMinimumWidth = 320.0
     /// Where the reply entry goes when it opens: the row's height, the box's width inside its
     /// padding.
     private(set) var entryRect = Rect(x: 0, y: 0, width: 0, height: 0)
@@ -59,22 +57,19 @@ struct ButtonRow {
     /// `text` (its end in view) and a caret after it, or `placeholder` fainter.
     func drawEntry(text: String, placeholder: String, into cr: OpaquePointer, style: Style, scale: Double) {
         let rect = entryRect
-        let faint = Color(
-            red: style.foreground.red, green: style.foreground.green, blue: style.foreground.blue,
-            alpha: style.foreground.alpha * style.buttonFillOpacity)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         RoundedRect.addPath(
             at: Double(rect.x), Double(rect.y), to: cr, width: Double(rect.width), height: Double(rect.height), radius: radius)
-        faint.setSource(on: cr)
+        style.foreground.faded(style.buttonFillOpacity).setSource(on: cr)
         cairo_fill_preserve(cr)
         style.foreground.setSource(on: cr)
-        cairo_set_line_width(cr, max(scale, 1))
+        cairo_set_line_width(cr, max(style.replyFrameWidth * scale, 1))
         cairo_stroke(cr)
-        let caretWidth = max(scale * 1.5, 1)
-        let hint = Color(red: faint.red, green: faint.green, blue: faint.blue, alpha: style.foreground.alpha * 0.55)
+        let caretWidth = max(style.replyCaretWidth * scale, 1)
         let shown = TextLayout(
-            text: text.isEmpty ? placeholder : text, font: style.font, color: text.isEmpty ? hint : style.foreground,
+            text: text.isEmpty ? placeholder : text, font: style.font,
+            color: text.isEmpty ? style.foreground.faded(style.replyPlaceholderOpacity) : style.foreground,
             maximumWidth: max(rect.width - 2 * inset - Int(caretWidth.rounded(.up)) - 1, 1), maximumLines: 1,
             maximumHeight: rect.height, scale: scale, alignment: PANGO_ALIGN_LEFT, ellipsize: PANGO_ELLIPSIZE_START)
         let origin = Point(x: rect.x + inset, y: rect.y + (rect.height - shown.size.height) / 2)
@@ -90,9 +85,7 @@ struct ButtonRow {
 
     /// Each button: a rounded fill of the foreground colour, faint, and its label centred.
     func draw(into cr: OpaquePointer, style: Style) {
-        let fill = Color(
-            red: style.foreground.red, green: style.foreground.green, blue: style.foreground.blue,
-            alpha: style.foreground.alpha * style.buttonFillOpacity)
+        let fill = style.foreground.faded(style.buttonFillOpacity)
         for (label, rect) in zip(labels, rects) {
             cairo_save(cr)
             RoundedRect.addPath(

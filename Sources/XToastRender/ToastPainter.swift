@@ -89,7 +89,7 @@ public final class ToastPainter {
             labels: content.buttons, style: style, scale: scale, maximumWidth: metrics.maximumBoxSize.width - 2 * padding)
         {
             // With a reply button, room to type a line.
-            let entry = content.reply == nil ? 0 : px(ButtonRow.entryMinimumWidth)
+            let entry = content.reply == nil ? 0 : px(style.replyMinimumWidth)
             let width = min(max(box.width, row.width + 2 * padding, entry), metrics.maximumBoxSize.width)
             let dx = (width - box.width) / 2
             columnOrigin.x += dx

@@ -38,6 +38,9 @@ public struct Color: Equatable, Sendable, CustomStringConvertible {
     /// The same colour with full alpha: what is drawn where nothing can blend.
     public var opaque: Color { Color(red: red, green: green, blue: blue, alpha: 1) }
 
+    /// The same colour, `opacity` as opaque as it is.
+    public func faded(_ opacity: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: alpha * opacity) }
+
     /// `#rrggbbaa`, the form `--background` takes.
     public var description: String {
         func hex(_ v: Double) -> String {

@@ -104,6 +104,13 @@ public struct Style: Equatable, Sendable {
     public var buttonGap: Double
     public var buttonInset: Double
     public var buttonFillOpacity: Double
+    /// The reply entry (`--reply`), in the button row's place: the least width of a box with a
+    /// reply button (room to type a line), its frame's and its caret's widths (logical pixels),
+    /// and the placeholder's opacity relative to the text.
+    public var replyMinimumWidth: Double
+    public var replyFrameWidth: Double
+    public var replyCaretWidth: Double
+    public var replyPlaceholderOpacity: Double
 
     /// The default look: the "toast" design (an iOS WToast), to its numbers.
     public static let toast = Style(
@@ -161,7 +168,11 @@ public struct Style: Equatable, Sendable {
         buttonRadius: 6,
         buttonGap: 8,
         buttonInset: 12,
-        buttonFillOpacity: 0.18)
+        buttonFillOpacity: 0.18,
+        replyMinimumWidth: 320,
+        replyFrameWidth: 1,
+        replyCaretWidth: 1.5,
+        replyPlaceholderOpacity: 0.55)
 
     /// The monitor `--render-png` lays out for, having no monitor (device pixels).
     public static let headlessMonitor = Size(width: 1920, height: 1080)
