@@ -129,14 +129,7 @@ public final class CenterWindow {
         display.listenOnRoot(PropertyChangeMask, as: .center)
         XMapRaised(dpy, window)
         XSync(dpy, 0)
-        var keyboard = false
-        for _ in 0..<200 {
-            if XGrabKeyboard(dpy, window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime)) == GrabSuccess {
-                keyboard = true
-                break
-            }
-            usleep(5000)
-        }
+        let keyboard = display.grabKeyboard(for: window, ownerEvents: true)
         // Clicks outside come to us (owner events: inside, as usual) so that one closes it.
         _ = XGrabPointer(
             dpy, window, 1, UInt32(ButtonPressMask), GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))

@@ -1,7 +1,6 @@
 import CX11
 import Glibc
 import XToastCore
-import XToastSystem
 
 /// The keyboard while a toast's reply entry is open (`Session`'s `takeKeyboard`): grabbed on the
 /// toast's first window, and its keys read as text through the X input method, so that compose
@@ -13,22 +12,14 @@ final class ReplyKeyboard {
     private var method: XIM?
     private var context: XIC?
 
-    /// Tries to grab the keyboard for up to this long: the window manager's binding that
-    /// pressed the button (`xtoast --press`) holds it until its key comes up.
-    static let grabPatience = 1.0
-
-    /// Grabs the keyboard for `window` (retrying for `grabPatience`); nil when another client
+    /// Grabs the keyboard for `window` (`XDisplay.grabKeyboard`: a key binding that pressed
+    /// the button, `xtoast --press`, holds it until its key comes up); nil when another client
     /// keeps it.
     init?(display: XDisplay, window: Window) {
         self.display = display
         self.window = window
-        let dpy = display.pointer
-        let deadline = Clock.monotonic() + Self.grabPatience
         // Not owner events: every key comes to this window, whichever of ours the pointer is over.
-        while XGrabKeyboard(dpy, window, 0, GrabModeAsync, GrabModeAsync, UInt(CurrentTime)) != GrabSuccess {
-            guard Clock.monotonic() < deadline else { return nil }
-            usleep(10_000)
-        }
+        guard display.grabKeyboard(for: window, ownerEvents: false) else { return nil }
         openInputMethod()
     }
 

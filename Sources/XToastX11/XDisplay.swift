@@ -137,6 +137,23 @@ public final class XDisplay {
         case service
     }
 
+    /// Seconds a keyboard grab is tried for: the window manager's binding that started us (or
+    /// pressed a button, `xtoast --press`) holds the keyboard until its key comes up, as dmenu
+    /// finds.
+    static let keyboardGrabPatience = 1.0
+
+    /// Grabs the keyboard for `window`, trying again every 5 ms for `keyboardGrabPatience`
+    /// while another client holds it; whether it is ours. `ownerEvents`: keys for our other
+    /// windows go to them, as usual, instead of all to `window`.
+    func grabKeyboard(for window: Window, ownerEvents: Bool) -> Bool {
+        let deadline = Clock.monotonic() + Self.keyboardGrabPatience
+        while XGrabKeyboard(pointer, window, ownerEvents ? 1 : 0, GrabModeAsync, GrabModeAsync, UInt(CurrentTime)) != GrabSuccess {
+            guard Clock.monotonic() < deadline else { return false }
+            usleep(5000)
+        }
+        return true
+    }
+
     /// Sets what `listener` wants of the root's events (0: nothing) and asks for the union,
     /// through XCB, in order with the questions asked there.
     func listenOnRoot(_ mask: Int, as listener: RootListener) {
