@@ -28,7 +28,7 @@ final class QueueStore {
 
     init(
         display: XDisplay, tag: String?, at: Int?, stack: Position?, buttons: [String] = [], urgent: Bool = false,
-        said: Listing.Said? = nil, warn: @escaping (String) -> Void
+        away: String? = nil, said: Listing.Said? = nil, warn: @escaping (String) -> Void
     ) {
         self.display = display
         self.warn = warn
@@ -38,6 +38,7 @@ final class QueueStore {
             display.pointer, display.root, -1, -1, 1, 1, 0, 0, UInt32(InputOnly), nil, UInt(CWOverrideRedirect), &attributes)
         var info = Ticket(pid: Int(getpid()), tag: tag, at: at, stack: stack)
         info.buttons = Press.publishable(buttons)
+        info.away = away
         member = QueueMember(me: UInt(ticket), ticket: info, urgent: urgent)
         write(.ticket(member.ticket))
         if let said {
@@ -151,6 +152,10 @@ final class QueueStore {
     /// Stands aside for a fullscreen window, in our place (see
     /// `QueueMember.standAsideInPlace`).
     func standAsideInPlace() { member.standAsideInPlace().forEach(write) }
+
+    /// Tells the toasts that came back behind ours that ours shows their summary (see
+    /// `QueueMember.summarise`).
+    func summarise(_ others: [UInt]) { converse(member.summarise(others)) }
 
     // MARK: Whose turn it is
 

@@ -10,7 +10,7 @@ extension ToastSession {
     func carryOut(_ effect: Session.Effect) throws(X11Error) -> [Session.Event] {
         switch effect {
         case .schedule, .reschedule, .joinSchedule, .leaveSchedule, .join, .queued, .lookAtTurn, .rejoin, .watch,
-            .standAsideInPlace, .lookAgain,
+            .standAsideInPlace, .summarise, .lookAgain,
             .standAside, .leave:
             return try carryOutInQueue(effect)
         case .lookAtScreen, .show, .present, .blend, .raise, .restack, .slide, .announce, .hide:
@@ -47,8 +47,9 @@ extension ToastSession {
         case .rejoin: queue.rejoin()
         case .watch(let ticket):
             // Gone already: the machine looked again.
-            if let turn = queue.watch(Window(ticket)) { return [.turn(turn)] }
+            if let turn = queue.watch(Window(ticket)) { return commandsQueued() + [.turn(turn)] }
         case .standAsideInPlace: queue.standAsideInPlace()
+        case .summarise(let others): queue.summarise(others)
         case .lookAgain(let until): wakeups.armPauseEnd(at: Double(until))
         case .standAside(let until):
             queue.standAside()

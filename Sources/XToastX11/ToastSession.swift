@@ -60,6 +60,8 @@ public final class ToastSession {
     public internal(set) var shownAt: Double?
     /// What it says now (after `--stdin` lines and a `--run` command's end): the history's entry.
     public var content: ToastContent { session.content }
+    /// What the command line asked to show (a summary after quiet shows something else).
+    public var plannedContent: ToastContent { session.plan.content }
 
     /// Connects and checks what can be checked before waiting (the monitor choice); nothing is
     /// queued or shown until `run`.
@@ -105,7 +107,7 @@ public final class ToastSession {
         }
         queue = QueueStore(
             display: display, tag: request.tag, at: at, stack: request.stack ? request.style.position : nil,
-            buttons: request.content.buttons, urgent: request.urgent,
+            buttons: request.content.buttons, urgent: request.urgent, away: request.away,
             said: Listing.Said(title: request.content.title, message: request.content.message, markup: request.content.markup), warn: warn)
     }
 
@@ -188,7 +190,9 @@ public final class ToastSession {
     private func finishBatch() throws(X11Error) {
         while pending.contains(.lookAtTurn) && session.outcome == nil && XEventsQueued(display.pointer, QueuedAlready) == 0 {
             pending.remove(.lookAtTurn)
-            try feed(.turn(queue.turn()))
+            let turn = queue.turn()
+            for command in commandsQueued() { try feed(command) }
+            if session.outcome == nil { try feed(.turn(turn)) }
         }
         if let showing, pending.remove(.restack) != nil {
             try feed(.sliding(until: showing.restack(shifts: showing.monitors.map(stackShift), now: Clock.monotonic())))
@@ -223,6 +227,19 @@ public final class ToastSession {
     }
 
     /// An X event in the session's terms, if it means anything to it.
+    /// The commands to our ticket that came in during a look at the turn, taken ahead of the
+    /// other events: they were sent before the look's answer, and are heard before it (a toast
+    /// told it is summarised does not show because its turn came meanwhile, as `QueueWorld`
+    /// runs it).
+    func commandsQueued() -> [Session.Event] {
+        var events: [Session.Event] = []
+        var event = XEvent()
+        while XCheckTypedWindowEvent(display.pointer, queue.ticket, ClientMessage, &event) != 0 {
+            if let translated = translate(&event) { events.append(translated) }
+        }
+        return events
+    }
+
     private func translate(_ event: inout XEvent) -> Session.Event? {
         if let (command, argument) = queue.command(in: &event) {
             let buttons = request.content.buttons.count

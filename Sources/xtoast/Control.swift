@@ -93,12 +93,25 @@ extension Control {
         return index
     }
 
+    /// `xtoast --center`, from this same binary, on our display, on its own: the summary after
+    /// quiet was clicked. A failure is one warning.
+    static func openCenter(display: String?) {
+        do throws(Errno) {
+            try ChildProcess.spawnDetached(arguments: ["/proc/self/exe", "--center"] + (display.map { ["--display", $0] } ?? []))
+        } catch {
+            warn("cannot open the centre: \(error)")
+        }
+    }
+
     /// Adds the toast that just ended to the history, if it is one to keep.
+    /// One summarised after quiet is kept as it was asked for, unseen (the summary it may have
+    /// shown is not kept).
     static func record(_ session: ToastSession, outcome: Outcome, settings: Configuration) {
-        let shown = session.shownAt != nil
+        var (content, shown) = (session.content, session.shownAt != nil)
+        if case .summarised = outcome { (content, shown) = (session.plannedContent, false) }
         guard HistoryEntry.isKept(outcome, shown: shown) else { return }
-        let time = Int(session.shownAt ?? Clock.wall())
-        var entry = HistoryEntry(content: session.content, settings: settings, outcome: outcome, shown: shown, time: time)
+        let time = Int(shown ? session.shownAt ?? Clock.wall() : Clock.wall())
+        var entry = HistoryEntry(content: content, settings: settings, outcome: outcome, shown: shown, time: time)
         if case .notificationService = Caller.current { entry.notification = true }
         HistoryFile.record(entry)
     }

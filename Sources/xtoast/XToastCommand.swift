@@ -356,6 +356,7 @@ struct XToastCommand {
             toast.idleThreshold = settings.style.idleThreshold
             toast.urgent = settings.goesThroughPause
             toast.sound = settings.sound
+            toast.away = settings.awayName(keptByService: Caller.isNotificationService)
             if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
             toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
             if let runCommand {
@@ -374,6 +375,8 @@ struct XToastCommand {
             commandStatus = session.commandStatus
             clickTime = session.clickTime
             if settings.inHistory { Control.record(session, outcome: outcome, settings: settings) }
+            // Once its own content is in the history, for the centre to list.
+            if case .summarised(opensCenter: true) = outcome { Control.openCenter(display: settings.display) }
         } catch let error as CommandError {
             throw error
         } catch let error as X11Error {

@@ -23,6 +23,9 @@ extension QueueWorld {
         case .standAsideInPlace:
             processes[index].stoodAside = true
             begin(index, .effect, QueueMember.Step(processes[index].member.standAsideInPlace(), .done))
+        case .summarise(let others):
+            processes[index].summarised = others
+            begin(index, .effect, processes[index].member.summarise(others))
         case .lookAgain(let until): armPauseEnd(index, at: until)
         case .standAside(let until):
             if processes[index].urgent { throw failure("urgent \(index) stood aside") }

@@ -17,6 +17,8 @@ extension QueueWorld {
         var fullscreen = false
         /// The screen locks and unlocks.
         var lock = false
+        /// Untagged toasts that are not urgent may be summarised after quiet (an `away=` name).
+        var away = false
         /// More steps than this: something goes round in a circle.
         var stepLimit = 400_000
     }
@@ -111,7 +113,9 @@ extension QueueWorld {
             let tags: [String?] =
                 schedule.faults ? [nil, nil, nil, "vol", "vol", "other"] : schedule.pauses ? [nil, nil, "vol"] : [nil]
             let tag = random.pick(tags)
-            spawn(tag: tag, urgent: schedule.pauses && random.below(4) == 0, delays: schedule.fullscreen && tag == nil)
+            let urgent = schedule.pauses && random.below(4) == 0
+            let away = schedule.away && tag == nil && !urgent ? ["Signal", "Mail"][random.below(2)] : nil
+            spawn(tag: tag, urgent: urgent, delays: schedule.fullscreen && tag == nil, away: away)
         case .step(let index): try step(index)
         case .finish(let index): finish(index)
         case .kill(let index): kill(index)

@@ -149,6 +149,22 @@ extension QueueWorld {
         throw failure("\(up.index) is on screen over the lock")
     }
 
+    /// A toast that ended as a line of a summary after quiet: it had a name for one, and either
+    /// showed the summary itself or was told by one that did, which counted it.
+    func checkSummarised(_ p: Process) throws {
+        guard p.member.ticket.away != nil else { throw failure("process \(p.index) summarised without an away name") }
+        if p.session.summary != nil {
+            guard p.shown || p.state == .killed || p.state == .done else { throw failure("summary \(p.index) never shown") }
+            return
+        }
+        let teller = processes.first { $0.summarised.contains(p.ticket) && $0.session.summary != nil }
+        guard let teller else { throw failure("process \(p.index) summarised, told by no summary") }
+        if teller.session.summary!.count < teller.summarised.count + 1 {
+            throw failure("summary \(teller.index) counts \(teller.session.summary!.count) for \(teller.summarised.count + 1)")
+        }
+        if p.shown { throw failure("process \(p.index) summarised after it showed") }
+    }
+
     func checkEnd() throws {
         for p in processes {
             if p.isAlive {
@@ -159,7 +175,9 @@ extension QueueWorld {
             if case .some(let tag) = p.replacedBy, tag != p.tag {
                 throw failure("process \(p.index) (tag \(String(describing: p.tag))) told replaced by \(String(describing: tag))")
             }
-            if p.state == .done && p.replacedBy == nil && !p.shown {
+            if case .summarised = p.session.outcome {
+                try checkSummarised(p)
+            } else if p.state == .done && p.replacedBy == nil && !p.shown {
                 throw failure("process \(p.index) ended without showing or being replaced")
             }
         }

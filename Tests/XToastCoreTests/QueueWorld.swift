@@ -89,6 +89,8 @@ struct QueueWorld {
         var shown = false
         /// It stood aside in its place (a fullscreen window, a lock).
         var stoodAside = false
+        /// The tickets it told that it shows their summary after quiet.
+        var summarised: [UInt] = []
         /// When its ticket first went into the queue (its start, for the order), and whether it
         /// had to join again since (its place is then at the end).
         var joined: Int?
@@ -165,7 +167,8 @@ struct QueueWorld {
     /// Starts a process: a ticket window, on an id a dead client had or a new one, and its
     /// session, started. `delays`: `--fullscreen delay`.
     @discardableResult
-    mutating func spawn(tag: String?, urgent: Bool = false, delays: Bool = false) -> Int {
+    /// `away`: its name in a summary after quiet (`Configuration.awayName`), nil: none.
+    mutating func spawn(tag: String?, urgent: Bool = false, delays: Bool = false, away: String? = nil) -> Int {
         let index = processes.count
         let id: UInt
         if !freed.isEmpty && random.below(2) == 0 {
@@ -174,14 +177,16 @@ struct QueueWorld {
             id = nextID
             nextID += 0x20_0000
         }
-        let member = QueueMember(me: id, ticket: Ticket(pid: index + 1, tag: tag), urgent: urgent)
+        var ticket = Ticket(pid: index + 1, tag: tag)
+        ticket.away = away
+        let member = QueueMember(me: id, ticket: ticket, urgent: urgent)
         windows[id] = Window(owner: index, ticket: member.ticket)
         let plan = Session.Plan(
             content: ToastContent(message: "toast \(index)"), duration: .seconds(5), fullscreen: delays ? .delay : .show)
         var driver = SessionDriver(Session(plan, frameInterval: 1 / 60))
         driver.handle(.start, at: now)
         processes.append(Process(index: index, tag: tag, urgent: urgent, driver: driver, member: member))
-        note("spawn \(index) tag \(tag ?? "-") urgent \(urgent) delays \(delays) id \(id)")
+        note("spawn \(index) tag \(tag ?? "-") urgent \(urgent) delays \(delays) away \(away ?? "-") id \(id)")
         return index
     }
 
@@ -249,14 +254,27 @@ struct QueueWorld {
         case .effect: processes[index].driver.answer([], at: now)
         case .watch:
             guard case .turn(let turn) = next else { return processes[index].driver.answer([], at: now) }
-            processes[index].driver.answer([.turn(turn)], at: now)
+            processes[index].driver.answer(takeCommands(index).map { .remote($0) } + [.turn(turn)], at: now)
         case .look:
             guard case .turn(let turn) = next else { return processes[index].driver.handle(.turn(.missing), at: now) }
             note("  \(index) looked: \(turn)")
-            processes[index].driver.handle(.turn(turn), at: now)
+            // Commands that came during the look first (`ToastSession.commandsQueued`).
+            for command in takeCommands(index) { hand(.remote(command), to: index) }
+            if !processes[index].session.isFinished { processes[index].driver.handle(.turn(turn), at: now) }
         case .leave:
             if processes[index].state != .killed { processes[index].state = .done }
         }
+    }
+
+    /// The commands in the process's queue, taken out of it (`ToastSession.commandsQueued`).
+    mutating func takeCommands(_ index: Int) -> [RemoteCommand] {
+        var commands: [RemoteCommand] = []
+        processes[index].inbox.removeAll { event in
+            guard case .command(let command) = event else { return false }
+            commands.append(command)
+            return true
+        }
+        return commands
     }
 
     /// An event from the server, read once the process has nothing left to carry out, in the

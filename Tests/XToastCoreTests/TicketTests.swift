@@ -123,7 +123,7 @@ struct TicketTests {
         #expect(RemoteCommand(rawValue: number) == command)
     }
 
-    @Test("Unknown command numbers are not commands", arguments: [0, 4, -1, Int.max])
+    @Test("Unknown command numbers are not commands", arguments: [0, 5, -1, Int.max])
     func unknownCommands(number: Int) {
         #expect(RemoteCommand(rawValue: number) == nil)
     }

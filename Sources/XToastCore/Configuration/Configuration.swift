@@ -70,6 +70,24 @@ public struct Configuration: Sendable {
     /// xfce4-notifyd let through).
     public var goesThroughPause: Bool { style.urgent ?? (progress != nil || tag != nil) }
 
+    /// The name this toast goes under in a summary after quiet (`Ticket.away`, `AwaySummary`):
+    /// its application's. Nil, and it shows as itself after quiet, with `after-quiet = replay`,
+    /// without a history to keep it unseen in, when it is urgent, and for a script's
+    /// toast that is more than a message: one the script waits on for an answer (buttons, a
+    /// reply, `--action`), a tagged, stacked, scheduled or progress toast, a spinner, `--run`,
+    /// `--stdin`. An application's notification (`keptByService`) may be summarised with its
+    /// buttons and tag: the centre keeps its actions, and the service its replacements.
+    public func awayName(keptByService: Bool) -> String? {
+        guard afterQuiet == .summary, inHistory, !stack, delay == nil, at == nil else { return nil }
+        // Its tag is its id's: urgent only when critical.
+        if keptByService { return style.urgent == true ? nil : app.flatMap { Ticket.isValidTag($0) ? $0 : nil } }
+        guard !goesThroughPause, tag == nil, buttons.isEmpty, reply == nil, !action, progress == nil, !spinner, !run, !followStandardInput
+        else {
+            return nil
+        }
+        return app.flatMap { Ticket.isValidTag($0) ? $0 : nil } ?? ScriptToastRules.defaultApp
+    }
+
     /// What the call does besides (or instead of) showing a toast.
     public enum Mode: Equatable, Sendable {
         case show, dismiss, dismissAll, cancelScheduled, help, version, printConfig

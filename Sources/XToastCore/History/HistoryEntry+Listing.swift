@@ -38,11 +38,12 @@ extension HistoryEntry {
 extension HistoryEntry {
     /// Whether a toast that ended so is kept: one that showed, and one that never did because
     /// it was dropped (a fullscreen window) or dismissed while it waited (`--dismiss-all`,
-    /// `--cancel-scheduled`), so that nothing that came while the user was away is lost
-    /// without a trace. A quick `--run` success that needed no toast, and a toast replaced
+    /// `--cancel-scheduled`) or summarised after quiet, so that nothing that came while the user
+    /// was away is lost without a trace. A quick `--run` success that needed no toast, and a toast replaced
     /// by a newer one with its tag before it showed, are not.
     public static func isKept(_ outcome: Outcome, shown: Bool) -> Bool {
-        shown || outcome == .dropped || outcome == .dismissed
+        if case .summarised = outcome { return true }
+        return shown || outcome == .dropped || outcome == .dismissed
     }
 
     /// The entry for a toast with `content` that ended with `outcome`; `time`: when it showed,

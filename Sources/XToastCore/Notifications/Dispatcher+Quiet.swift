@@ -10,8 +10,6 @@
 extension Dispatcher {
     /// The summary's id: never a notification's (the service counts them from 1).
     public static let summaryID: UInt32 = 0
-    /// Applications named in a summary at most; the rest are "…".
-    static let summaryApps = 5
 
     /// Toasts are paused until `until` (nil: not paused).
     mutating func paused(until: Double?, at now: Double) -> [Effect] {
@@ -51,15 +49,11 @@ extension Dispatcher {
 }
 
 extension NotificationToast {
-    /// The summary of `notifications`, kept while toasts were paused: "While you were away: 12"
-    /// over "Signal 8, Mail 4" (by count, then name), its click the centre's opening.
+    /// The summary of `notifications`, kept while toasts were paused (`AwaySummary`), its click
+    /// the centre's opening.
     init(summaryOf notifications: [Dispatcher.Notification]) {
-        var counts: [String: Int] = [:]
-        for notification in notifications { counts[notification.toast.app, default: 0] += 1 }
-        let apps = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        var body = apps.prefix(Dispatcher.summaryApps).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        if apps.count > Dispatcher.summaryApps { body += ", …" }
-        let title = "While you were away: \(notifications.count)"
+        let summary = AwaySummary(apps: notifications.map(\.toast.app))
+        let (title, body) = (summary.title, summary.body)
         self.init(
             arguments: [
                 "--print-outcome", "--preset", "normal", "--tag", "xtoast-away", "--markup", "--action", "--title",

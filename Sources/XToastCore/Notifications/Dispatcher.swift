@@ -70,7 +70,7 @@ public struct Dispatcher: Sendable {
         /// What the notifications that came during a pause make as it ends.
         public var afterQuiet = AfterQuiet.summary
         /// At least this many for a summary: fewer show as themselves.
-        public var summaryFrom = 3
+        public var summaryFrom = AwaySummary.threshold
 
         public init() {}
     }

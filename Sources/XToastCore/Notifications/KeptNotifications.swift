@@ -86,7 +86,7 @@ public enum KeptNotifications {
 
     /// The options of an invocation's scope that `NotificationToast` writes.
     static let serviceOptions: Set<String> = [
-        "print-outcome", "preset", "tag", "markup", "title", "no-history", "button", "action", "reply", "reply-placeholder",
+        "print-outcome", "preset", "tag", "markup", "app", "title", "no-history", "button", "action", "reply", "reply-placeholder",
     ]
 
     private static func escape(_ value: String) -> String { HistoryStore.escape(value) }

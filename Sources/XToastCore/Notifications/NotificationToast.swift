@@ -79,7 +79,11 @@ public struct NotificationToast: Equatable, Sendable {
         (arrival, commands) = (verdict.arrival, verdict.commands)
         if !commands.isEmpty { commandEnvironment = RuleCommands.environment(id: id, request: request, urgency: urgency) }
         tag = request.hints.stackTag.flatMap { Ticket.isValidTag($0) ? $0 : nil } ?? Self.tag(id: id)
+        let display = request.hints.displayAppName.map { Self.plainLine($0, limit: Self.sourceLimit) } ?? ""
+        app = display.isEmpty ? Self.plainLine(request.appName, limit: Self.summaryLimit) : display
         var arguments = ["--print-outcome", "--preset", preset, "--tag", tag, "--markup"]
+        // Its name in a summary after quiet (`Configuration.awayName`): one without shows as itself.
+        if Ticket.isValidTag(app) { arguments += ["--app", app] }
         // The application's sound, before the rules' settings (a rule's `sound =` wins); none
         // for a transient one, or when it asks for none.
         if !request.hints.suppressSound, !request.hints.transient,
@@ -108,10 +112,7 @@ public struct NotificationToast: Equatable, Sendable {
 
         let summary = Self.summary(of: request)
         let body = NotificationMarkup.sanitize(request.body)
-        let display = request.hints.displayAppName.map { Self.plainLine($0, limit: Self.sourceLimit) } ?? ""
-        (app, self.summary, self.body) = (
-            display.isEmpty ? Self.plainLine(request.appName, limit: Self.summaryLimit) : display, summary, body
-        )
+        (self.summary, self.body) = (summary, body)
         arguments += Self.text(of: request, summary: summary, body: body)
         self.arguments = arguments
         let mustShowAlone = request.hints.stackTag != nil || urgency == "critical" || request.hints.transient || app.isEmpty
@@ -233,6 +234,8 @@ public struct NotificationToast: Equatable, Sendable {
         let lines = report.outcome
         switch lines.first ?? "" {
         case "expired": return (nil, closedByCall ? .closed(.closedByCall) : whenExpired.end(.expired))
+        // One line of a summary after a lock: unseen, as one expired is.
+        case "summarised": return (nil, closedByCall ? .closed(.closedByCall) : whenExpired.end(.expired))
         case "clicked": return (nil, .closed(.dismissed))
         case "action": return hasDefaultAction ? ("default", whenActed.end(.dismissed)) : (nil, .closed(.dismissed))
         case "button":

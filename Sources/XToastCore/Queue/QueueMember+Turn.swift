@@ -8,8 +8,8 @@ extension QueueMember {
         var writes: [Write] = []
         // A held ticket is cleared before we look: a toast behind that reads it after this no
         // longer passes us, and one that read it before marked itself `through` first, which
-        // the look behind finds.
-        if ticket.pause == .held || ticket.pause == .aside { writes += mark(nil) }
+        // the look behind finds. One that may be summarised says it is back.
+        if ticket.pause == .held || ticket.pause == .aside { writes += mark(ticket.away == nil ? nil : .back) }
         if lists.contains(.stack) {
             // A stacked toast takes no turn: only a pause holds it.
             conversation = .readingPause(now: now, again: false)
@@ -117,6 +117,9 @@ extension QueueMember {
             conversation = .looking(again)
             return Step(mark(.through), .ask(.queueAndPause))
         }
+        if case .mine = turn, look.attempt < Self.lookAttempts, (ahead ?? []).contains(where: { look.known[$0] == .some(nil) }) {
+            return clearAhead(look)
+        }
         if case .mine = turn, checksBehind {
             let behind = QueueProtocol.behind(of: me, in: look.queue)
             if !behind.isEmpty {
@@ -128,6 +131,39 @@ extension QueueMember {
             }
         }
         return decide(turn, look)
+    }
+
+    /// Our turn came with dead entries ahead (tickets of processes killed before they left the
+    /// queue): they go before we show, under the grab, and we look again. Left there, one's id
+    /// could go to a new client's ticket, ahead of ours on screen: a toast with that ticket's
+    /// tag would take its place, ahead of ours, and show over it. Under the grab an entry read
+    /// live stays: a new ticket that has its id already is ahead of us, and we wait for it.
+    mutating func clearAhead(_ look: Look) -> Step {
+        conversation = .clearingAhead(look, queue: nil)
+        return Step([.grab], .ask(.list(.queue, limit: TicketQueue.rewriteLimit)))
+    }
+
+    mutating func continueClearingAhead(_ look: Look, queue: [UInt]?, _ answer: Answer) -> Step {
+        switch (queue, answer) {
+        case (nil, .list(let read)):
+            let queue = TicketQueue.pruned(read, removing: [], limit: TicketQueue.rewriteLimit)
+            let ahead = queue.firstIndex(of: me).map { Array(queue[..<$0]) } ?? []
+            guard !ahead.isEmpty else { return lookAgain(after: look, [.ungrab]) }
+            conversation = .clearingAhead(look, queue: queue)
+            return Step([], .ask(.tickets(ahead, thenQueue: false)))
+        case (let queue?, .tickets(let found, _)):
+            let dead = Set(zip(queue, found).compactMap { $1 == nil ? $0 : nil })
+            return lookAgain(after: look, [.write(.queue, queue.filter { !dead.contains($0) }), .ungrab])
+        default: return unexpected(answer)
+        }
+    }
+
+    /// A new look (one more attempt) after `writes`.
+    mutating func lookAgain(after look: Look, _ writes: [Write]) -> Step {
+        var again = Look(now: look.now)
+        again.attempt = look.attempt + 1
+        conversation = .looking(again)
+        return Step(writes, .ask(.queueAndPause))
     }
 
     /// Before showing after standing aside: the first ticket behind that passed us (marked
@@ -142,6 +178,10 @@ extension QueueMember {
             passersSeen[entry] = seen
             let end = seen + QueueProtocol.passerGrace
             if look.now < end { return Step([], .turn(.waitForPasser(entry, until: Int(end.rounded(.up))))) }
+        }
+        if case .mine = decided, ticket.pause == .back, let away = ticket.away {
+            let others = QueueProtocol.returners(behind: behind) { known[$0]?.ticket }
+            if !others.isEmpty { return decide(.mineBack(with: [QueueProtocol.Returner(ticket: me, away: away)] + others), look) }
         }
         return decide(decided, look)
     }
@@ -235,8 +275,26 @@ extension QueueMember {
         let told = replaces
         replaces = []
         guard !told.isEmpty else { return toldReplaced(then: after) }
-        conversation = .telling(told, then: after)
+        conversation = .telling(told, .replaced, then: after)
         return Step([.grab], .ask(.tickets(told, thenQueue: false)))
+    }
+
+    /// Tells the toasts that came back with ours (`QueueProtocol.Turn.mineBack`) that ours
+    /// shows their summary: each ends `summarised`. Checked under the grab as `replaced` is: only
+    /// a ticket that still says it came back (or still stands aside) with an `away=` name.
+    public mutating func summarise(_ others: [UInt]) -> Step {
+        guard !others.isEmpty else { return Step([], .done) }
+        conversation = .telling(others, .summarised, then: .done)
+        return Step([.grab], .ask(.tickets(others, thenQueue: false)))
+    }
+
+    /// Whether `found`, a ticket to be told `command`, is still the one meant.
+    func isStillMeant(_ found: Ticket?, by command: RemoteCommand) -> Bool {
+        guard let found else { return false }
+        switch command {
+        case .summarised: return found.mayBeSummarised
+        default: return found.tag == ticket.tag
+        }
     }
 
     mutating func toldReplaced(then after: AfterTelling) -> Step {

@@ -201,7 +201,8 @@ public struct QueueMember: Sendable {
         case appending(List)
         case looking(Look)
         case rewriting(Rewrite, then: AfterRewrite)
-        case telling([UInt], then: AfterTelling)
+        /// Tickets asked about under the grab, to be told `command` if they still are who was meant.
+        case telling([UInt], RemoteCommand, then: AfterTelling)
         case rejoining
         /// A stacked toast reading the pause (`again`: after listening for its changes).
         case readingPause(now: Double, again: Bool)
@@ -209,6 +210,9 @@ public struct QueueMember: Sendable {
         case checkingWatch(now: Double)
         /// A stacked toast taking its place, under the grab.
         case placing(Placing)
+        /// Our turn came with dead entries ahead: the queue read under the grab (nil: asked
+        /// for), then the tickets ahead of ours asked about (`clearAhead`).
+        case clearingAhead(Look, queue: [UInt]?)
     }
 
     enum AfterRewrite: Sendable {
@@ -281,9 +285,9 @@ public struct QueueMember: Sendable {
         case .joining(let joining): return continueJoining(joining, answer)
         case .looking(let look): return continueLooking(look, answer)
         case .rewriting(let rewrite, let after): return continueRewriting(rewrite, then: after, answer)
-        case .telling(let told, let after):
+        case .telling(let told, let command, let after):
             guard case .tickets(let found, _) = answer else { return unexpected(answer) }
-            let sends = zip(told, found).compactMap { old, found in found?.tag == ticket.tag ? Write.send(.replaced, to: old) : nil }
+            let sends = zip(told, found).compactMap { old, found in isStillMeant(found, by: command) ? Write.send(command, to: old) : nil }
             return toldReplaced(then: after).after(sends + [.ungrab])
         case .appending(let list):
             guard case .appended(let failed) = answer else { return unexpected(answer) }
@@ -296,6 +300,7 @@ public struct QueueMember: Sendable {
             guard case .queueAndPause(_, let values) = answer else { return unexpected(answer) }
             return stackTurn(pause: Pause.reading(values, now: now), now: now, again: again)
         case .placing(let placing): return continuePlacing(placing, answer)
+        case .clearingAhead(let look, let queue): return continueClearingAhead(look, queue: queue, answer)
         case .checkingWatch(let now):
             guard case .tickets(let found, _) = answer else { return unexpected(answer) }
             conversation = .none

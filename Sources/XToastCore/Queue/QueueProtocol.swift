@@ -20,6 +20,32 @@ public enum QueueProtocol {
         /// before then; one that is not by then is no toast (any client can write a ticket) and
         /// holds nobody.
         case waitForPasser(UInt, until: Int)
+        /// No live ticket is ahead, and this toast is back from standing aside (a pause, a lock,
+        /// a film) with an `away=` name, as are these behind it: itself first, then the others
+        /// that came back (or still stand aside), in queue order. It may show one summary for
+        /// them all and tell the others (`summarised`) instead of a replay (`AwaySummary`).
+        case mineBack(with: [Returner])
+    }
+
+    /// A toast that waited out quiet, as its ticket says: its window and its `away=` name.
+    public struct Returner: Equatable, Sendable {
+        public var ticket: UInt
+        public var away: String
+
+        public init(ticket: UInt, away: String) {
+            self.ticket = ticket
+            self.away = away
+        }
+    }
+
+    /// The toasts behind a returning one that came back with it (`mineBack`): marked back, or
+    /// still standing aside (it came back first), with an `away=` name; one `ticket` says
+    /// nothing of (it ended) is nobody.
+    public static func returners(behind: [UInt], ticket: (UInt) -> Ticket?) -> [Returner] {
+        behind.compactMap { entry in
+            guard let found = ticket(entry), found.mayBeSummarised, let away = found.away else { return nil }
+            return Returner(ticket: entry, away: away)
+        }
     }
 
     /// The entries ahead of `me` in `queue`, nearest first, in the order their liveness is to be
@@ -71,7 +97,7 @@ public enum QueueProtocol {
     public static func stillHolds(_ turn: Turn, ahead: [UInt], latest: [UInt]?) -> Bool {
         guard let latest else { return false }
         switch turn {
-        case .mine, .paused:
+        case .mine, .paused, .mineBack:
             let known = Set(ahead)
             return latest.allSatisfy(known.contains)
         case .waitFor(let entry): return latest.contains(entry)

@@ -21,6 +21,10 @@ public struct Ticket: Equatable, Sendable {
     public var pause: PauseMark?
     /// The labels of its buttons (`--button`), for `xtoast --press LABEL`.
     public var buttons: [String] = []
+    /// The name it goes under in a summary after quiet (`away=`, its application's): a toast
+    /// that may end as one line of "While you were away" once a pause, an inhibition, a locked
+    /// screen or a film it waited for ends (see `AwaySummary`); nil: it shows as itself.
+    public var away: String?
 
     /// A ticket's word on a pause (`pause=`), for the toasts behind it (docs/protocol.md).
     public enum PauseMark: String, Sendable {
@@ -33,6 +37,10 @@ public struct Ticket: Equatable, Sendable {
         /// Standing aside for a fullscreen window (`--fullscreen delay`), in its place: toasts
         /// behind pass it, paused or not, until it looks again.
         case aside
+        /// Back from standing aside (held or aside), waiting in its place again as any ticket
+        /// does, with an `away=` name: the first of these whose turn comes may summarise the
+        /// others (`AwaySummary`).
+        case back
     }
 
     public init(pid: Int, tag: String?, at: Int? = nil, stack: Position? = nil, pause: PauseMark? = nil) {
@@ -43,6 +51,10 @@ public struct Ticket: Equatable, Sendable {
         self.pause = pause
     }
 
+    /// Whether a toast that came back from quiet may summarise this one: it has an `away=` name
+    /// and is back, or still stands aside (it has not looked again yet).
+    public var mayBeSummarised: Bool { away != nil && [.back, .held, .aside].contains(pause) }
+
     /// The property value: `v=1\npid=123\ntag=volume\n`.
     public var encoded: [UInt8] {
         var text = "v=\(Ticket.version)\npid=\(pid)\n"
@@ -51,6 +63,7 @@ public struct Ticket: Equatable, Sendable {
         if let stack { text += "stack=\(stack.rawValue)\n" }
         if let pause { text += "pause=\(pause.rawValue)\n" }
         for button in buttons { text += "button=\(button)\n" }
+        if let away { text += "away=\(away)\n" }
         return Array(text.utf8)
     }
 
@@ -65,6 +78,7 @@ public struct Ticket: Equatable, Sendable {
         var stack: Position?
         var pause: PauseMark?
         var buttons: [String] = []
+        var away: String?
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             // By scalar, not by Character: a tag may start with a combining mark or a joiner,
             // which would fuse with the "=" into one Character and hide it.
@@ -90,12 +104,16 @@ public struct Ticket: Equatable, Sendable {
             case "button":
                 guard Ticket.isValidTag(value), buttons.count < Ticket.buttonLimit else { return nil }
                 buttons.append(value)
+            case "away":
+                guard Ticket.isValidTag(value) else { return nil }
+                away = value
             default: continue  // a later version's key: ignored, not fatal
             }
         }
         guard version == Ticket.version, let pid, pid > 0 else { return nil }
         self.init(pid: pid, tag: tag, at: at, stack: stack, pause: pause)
         self.buttons = buttons
+        self.away = away
     }
 
     /// A tag is 1 to 256 bytes of UTF-8 without control characters (C0, DEL or C1): it is
@@ -115,6 +133,10 @@ public enum RemoteCommand: Int, Sendable {
     /// A click from the keyboard (`xtoast --press`): `data.l[1]` is 0 for the toast itself, N
     /// for its button N (from 1). See `Press`.
     case press = 3
+    /// The toast ends as one line of the summary the sender shows after quiet (it waited out a
+    /// pause, a lock or a film with an `away=` name): outcome `summarised`, kept unseen in the
+    /// history and the centre (`AwaySummary`).
+    case summarised = 4
 }
 
 /// The FIFO of tickets, as stored in the root window's `_XTOAST_QUEUE` (format 32 window ids,

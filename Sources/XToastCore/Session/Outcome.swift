@@ -9,6 +9,10 @@ public enum Outcome: Equatable, Sendable {
     case replied(String)
     /// Ended by a terminating signal, which the command passes on in its exit status.
     case signalled(Int32)
+    /// Waited out quiet and ended as one line of a summary (`AwaySummary`), kept unseen in the
+    /// history and the centre: told by the toast that showed it, or that toast itself.
+    /// `opensCenter`: it showed the summary, and a click on it asked for the centre.
+    case summarised(opensCenter: Bool)
 
     /// The word `--print-outcome` prints; with `--action` a click is `action`. A terminating
     /// signal is `terminated` (SIGUSR1, a dismissal by signal, is `dismissed`).
@@ -22,6 +26,7 @@ public enum Outcome: Equatable, Sendable {
         case .dropped: "dropped"
         case .button: "button"
         case .replied: "replied"
+        case .summarised: "summarised"
         }
     }
 
@@ -31,7 +36,7 @@ public enum Outcome: Equatable, Sendable {
         switch self {
         case .signalled(let number): 128 + number
         case .clicked, .button, .replied: 0
-        case .expired, .dismissed, .replaced, .dropped: action ? 2 : 0
+        case .expired, .dismissed, .replaced, .dropped, .summarised: action ? 2 : 0
         }
     }
 }

@@ -107,6 +107,9 @@ extension Session {
         case rejoin
         /// Stand aside in our place (a fullscreen window, a locked screen): the toasts behind pass us.
         case standAsideInPlace
+        /// Tell these tickets, which came back from quiet behind ours, that ours shows their
+        /// summary (`QueueMember.summarise`): each ends `summarised`.
+        case summarise([UInt])
         /// Wait for this ticket: its end or change comes as `.queueChanged`.
         case watch(UInt)
         /// Say `.pauseChanged` at this wall-clock second, whatever happens meanwhile.

@@ -28,10 +28,13 @@ extension Session {
             for line in lines { next = next.updated(byLine: line) ?? next }
             return next == content ? [] : update(to: next, for: duration)
         case .remote(let command):
-            switch phase {
+            switch (phase, command) {
             // Anything sent to a scheduled toast cancels it (`--cancel-scheduled`).
-            case .scheduled: return end(.dismissed)
-            case .waiting, .showing: return end(command == .replaced ? .replaced : .dismissed)
+            case (.scheduled, _): return end(.dismissed)
+            // Only a toast waiting behind the one that came back first is summarised.
+            case (.waiting, .summarised): return end(.summarised(opensCenter: false))
+            case (.showing, .summarised): return []
+            case (.waiting, _), (.showing, _): return end(command == .replaced ? .replaced : .dismissed)
             default: return []
             }
         case .lock where showing != nil, .lockChanged where showing != nil:
@@ -73,6 +76,7 @@ extension Session {
             phase = .waiting(.forTurn)
             switch turn {
             case .mine: return showUnlessLocked()
+            case .mineBack(let returners): return comeBack(with: returners)
             case .missing: return [.rejoin, .lookAtTurn]
             case .waitFor(let ticket): return [.watch(ticket)]
             case .waitForPasser(let ticket, let until):
@@ -101,6 +105,19 @@ extension Session {
         default:
             return []
         }
+    }
+
+    /// Its turn, back from quiet first (a pause, a lock, a film) with `returners` behind it
+    /// (itself first): enough of them show as one summary, this toast's, and the others are told
+    /// to end as its lines; its own content is kept unseen with theirs (`AwaySummary`). Fewer
+    /// show as themselves, in turn.
+    private mutating func comeBack(with returners: [QueueProtocol.Returner]) -> [Effect] {
+        guard returners.count >= AwaySummary.threshold else { return showUnlessLocked() }
+        let summary = AwaySummary(apps: returners.map(\.away))
+        self.summary = summary
+        content = summary.content
+        duration = .automatic
+        return [.summarise(returners.dropFirst().map(\.ticket))] + showUnlessLocked()
     }
 
     private var isStandingAside: Bool {
@@ -191,11 +208,22 @@ extension Session {
         case .finished, .closedEarly: return []
         default: break
         }
+        if summary != nil, let summarised = Self.summarised(outcome) { return end(summarised) }
         if commandRunning {
             phase = .closedEarly(outcome)
             return [.hide, .leave]
         }
         return finish(outcome)
+    }
+
+    /// How a toast that shows a summary ends, for `outcome` of the summary's toast: summarised
+    /// (a click asks for the centre), or ended by a signal; nil when it is that already.
+    static func summarised(_ outcome: Outcome) -> Outcome? {
+        switch outcome {
+        case .summarised, .signalled: nil
+        case .clicked: .summarised(opensCenter: true)
+        default: .summarised(opensCenter: false)
+        }
     }
 
     private mutating func finish(_ outcome: Outcome) -> [Effect] {

@@ -95,6 +95,9 @@ public struct Session: Sendable {
     public internal(set) var interruption: Int32?
     /// Seconds between frames on the toast's monitor (given, then as the X side learns it).
     public internal(set) var frameInterval: Double
+    /// What it shows instead of its own content, having come back from quiet first with others
+    /// behind it (`comeBack(with:)`): their summary and its own; it ends `summarised` then.
+    public internal(set) var summary: AwaySummary?
 
     /// `frameInterval`: seconds between frames until the monitor's rate is known.
     public init(_ plan: Plan, frameInterval: Double) {

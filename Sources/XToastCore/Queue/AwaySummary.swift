@@ -1,0 +1,34 @@
+/// No flood after quiet (issue #30): when a pause, an inhibition, a locked screen or a film ends
+/// with several toasts waiting, one toast says what came, "While you were away: 12" over
+/// "Signal 8, Mail 4" (by count, then name), and a click on it opens the centre, where the rest
+/// wait unseen. The notification service summarises the notifications it held itself
+/// (`Dispatcher+Quiet.swift`); toasts waiting in the queue are summarised by the first of them
+/// whose turn comes (`QueueProtocol.Turn.mineBack`, docs/protocol.md).
+public struct AwaySummary: Equatable, Sendable {
+    /// Fewer toasts than this that waited show as themselves, in turn.
+    public static let threshold = 3
+    /// Applications named at most; the rest are "…".
+    public static let namedApps = 5
+
+    /// How many toasts it stands for.
+    public var count: Int
+    /// "While you were away: 12".
+    public var title: String
+    /// "Signal 8, Mail 4".
+    public var body: String
+
+    /// The summary of toasts from these applications, one name each.
+    public init(apps names: [String]) {
+        var counts: [String: Int] = [:]
+        for name in names { counts[name, default: 0] += 1 }
+        let apps = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        var body = apps.prefix(Self.namedApps).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        if apps.count > Self.namedApps { body += ", …" }
+        count = names.count
+        title = "While you were away: \(names.count)"
+        self.body = body
+    }
+
+    /// What a toast shows instead of its own content once it summarises.
+    public var content: ToastContent { ToastContent(message: body, title: title) }
+}
