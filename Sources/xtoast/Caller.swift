@@ -31,10 +31,10 @@ enum Caller {
 
     /// The command line xtoast reads: its own, notify-send's turned into one, or the one the
     /// service writes into its standard input.
-    static func arguments() -> [String] {
+    static func arguments() throws(CommandError) -> [String] {
         switch current {
         case .commandLine: Array(CommandLine.arguments.dropFirst())
-        case .notifySend(let invocation): NotifySendMode.arguments(invocation)
+        case .notifySend(let invocation): try NotifySendMode.arguments(invocation)
         case .notificationService: NotificationChildMode.arguments()
         }
     }

@@ -80,7 +80,7 @@ enum NotificationChildMode {
     }
 
     /// After the outcome's lines: the X server time of the click that ended the toast.
-    static func report(clickTime: UInt32?) {
-        if let clickTime { Output.write(NotificationChild.timeLine(clickTime) + "\n") }
+    static func report(clickTime: UInt32?) throws(CommandError) {
+        if let clickTime { try Output.write(NotificationChild.timeLine(clickTime) + "\n") }
     }
 }

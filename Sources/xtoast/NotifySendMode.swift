@@ -17,17 +17,17 @@ enum NotifySendMode {
 
     /// The command line notify-send's was turned into. Help and version are notify-send's; `-p`
     /// prints the id before the toast is sent.
-    static func arguments(_ invocation: NotifySend.Invocation) -> [String] {
+    static func arguments(_ invocation: NotifySend.Invocation) throws(CommandError) -> [String] {
         switch invocation.mode {
         case .help:
-            Output.write(NotifySend.help)
+            try Output.write(NotifySend.help)
             exit(ExitStatus.success)
         case .version:
-            Output.write("notify-send (\(Documentation.version))\n")
+            try Output.write("notify-send (\(Documentation.version))\n")
             exit(ExitStatus.success)
         case .show:
             for warning in invocation.warnings { warn("notify-send: \(warning)") }
-            if let id = invocation.printedID { Output.write("\(id)\n") }
+            if let id = invocation.printedID { try Output.write("\(id)\n") }
             return invocation.arguments
         }
     }

@@ -33,7 +33,7 @@ enum ScriptRules {
 
     /// A toast the rules keep from the screen: recorded as `quiet` (unless `drop`), its word
     /// printed with `--print-outcome`; the exit status. Nil: it shows.
-    static func unshown(_ content: ToastContent, verdict: RuleVerdict, settings: Configuration) -> Int32? {
+    static func unshown(_ content: ToastContent, verdict: RuleVerdict, settings: Configuration) throws(CommandError) -> Int32? {
         let word: String
         switch verdict.arrival {
         case .shown: return nil
@@ -48,7 +48,7 @@ enum ScriptRules {
         }
         // `--detach`'s caller waits for the word that it is queued: it is done with.
         if Detach.isChild { Detach.queued() }
-        if settings.printOutcome { Output.write(word + "\n") }
+        if settings.printOutcome { try Output.write(word + "\n") }
         return Outcome.dropped.exitStatus(action: settings.action)
     }
 }

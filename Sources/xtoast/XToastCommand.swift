@@ -80,7 +80,7 @@ struct XToastCommand {
         // them on to its command); the rest end by them as usual.
         if (request.mode != .show && request.mode != .inhibit) || request.renderPNG != nil { Wakeups.unblockHandledSignals() }
         if let text = documentation {
-            Output.write(text)
+            try Output.write(text)
             return ExitStatus.success
         }
         if request.mode == .notificationService { return try NotificationServiceMode.run(request, options: parsed.options) }
@@ -98,11 +98,11 @@ struct XToastCommand {
         let sources = try readSources(message: message)
         let settings = sources.settings
         if settings.mode == .printConfig {
-            Output.write(configurationReport(sources))
+            try Output.write(configurationReport(sources))
             return ExitStatus.success
         }
         if settings.mode == .press, let display = sources.display { return try Control.press(parsed.words, display: display) }
-        if settings.mode == .list, let display = sources.display { return Control.list(display, json: settings.json) }
+        if settings.mode == .list, let display = sources.display { return try Control.list(display, json: settings.json) }
         if settings.mode == .watch, let display = sources.display { return try Control.watch(display) }
         if settings.mode == .center, let display = sources.display {
             return try CenterMode.run(settings, display: display, iconTheme: sources.iconTheme)
@@ -126,7 +126,7 @@ struct XToastCommand {
         }
         if !sources.verdict.matched.isEmpty {
             ScriptRules.run(sources.verdict.commands, for: content, settings: settings, warn: warn)
-            if let outcome = ScriptRules.unshown(content, verdict: sources.verdict, settings: settings) {
+            if let outcome = try ScriptRules.unshown(content, verdict: sources.verdict, settings: settings) {
                 // A command is never dropped with its toast: it runs, and its status is ours.
                 return try runCommand.map { command throws(CommandError) in try Runner.runForwardingSignals(command) } ?? outcome
             }
@@ -383,20 +383,20 @@ struct XToastCommand {
         } catch {
             throw .failure(String(describing: error))
         }
-        if settings.printOutcome { Output.write(outcome.word(action: settings.action) + "\n") }
+        if settings.printOutcome { try Output.write(outcome.word(action: settings.action) + "\n") }
         if case .notifySend(let notifySend) = Caller.current {
             // notify-send prints the action chosen (its buttons are ours), and its status does
             // not depend on it.
             if case .button(let index) = outcome, notifySend.actions.indices.contains(index) {
-                Output.write(notifySend.actions[index].name + "\n")
+                try Output.write(notifySend.actions[index].name + "\n")
             }
             return ExitStatus.success
         }
         // A button's label is the answer, on standard output.
-        if case .button(let index) = outcome, settings.buttons.indices.contains(index) { Output.write(settings.buttons[index] + "\n") }
+        if case .button(let index) = outcome, settings.buttons.indices.contains(index) { try Output.write(settings.buttons[index] + "\n") }
         // And a reply is the text typed.
-        if case .replied(let text) = outcome { Output.write(text + "\n") }
-        if Caller.isNotificationService { NotificationChildMode.report(clickTime: clickTime) }
+        if case .replied(let text) = outcome { try Output.write(text + "\n") }
+        if Caller.isNotificationService { try NotificationChildMode.report(clickTime: clickTime) }
         // With --run, the command's status is ours.
         return commandStatus ?? outcome.exitStatus(action: settings.action)
     }
