@@ -93,13 +93,14 @@ extension Control {
         return index
     }
 
-    /// Adds the toast that just ended to the history, if it is one to keep.
-    static func record(_ session: ToastSession, outcome: Outcome, settings: Configuration) {
+    /// Adds the toast that just ended to the history, if it is one to keep; `notification`: an
+    /// application's, shown by the notification service's toast process.
+    static func record(_ session: ToastSession, outcome: Outcome, settings: Configuration, notification: Bool) {
         let shown = session.shownAt != nil
         guard HistoryEntry.isKept(outcome, shown: shown) else { return }
         let time = Int(session.shownAt ?? Clock.wall())
         var entry = HistoryEntry(content: session.content, settings: settings, outcome: outcome, shown: shown, time: time)
-        if case .notificationService = Caller.current { entry.notification = true }
+        entry.notification = notification
         HistoryFile.record(entry)
     }
 

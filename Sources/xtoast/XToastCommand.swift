@@ -21,6 +21,8 @@ struct CommandError: Error, Equatable {
 /// input), so that a typo is a usage error anywhere and tests can call it in-process; `run`
 /// reads the other sources, shows the toast or sends the command, and returns the exit status.
 struct XToastCommand {
+    /// Whom the command answers to (main decides, once).
+    let caller: Caller
     let parsed: CommandLineParser.Parsed
     /// What the command line alone says (the other sources come in `run`).
     let request: Configuration
@@ -33,8 +35,12 @@ struct XToastCommand {
     /// Set by `--reshow`: the icon is the history's, not this call's, and a picture may be gone
     /// since (a notification's, deleted with its toast); one that cannot be read is left out.
     var iconFromHistory = false
+    /// The display a notification's toast process opened while it waited for work: the
+    /// command's, unless its command line names another.
+    var waitingDisplay: XDisplay?
 
-    init(arguments: [String]) throws(CommandError) {
+    init(arguments: [String], caller: Caller = .commandLine) throws(CommandError) {
+        self.caller = caller
         var commandLineOnly = ConfigurationBuilder()
         do throws(OptionError) {
             parsed = try CommandLineParser.parse(arguments)
@@ -167,7 +173,7 @@ struct XToastCommand {
     /// them), or without a rule.
     private func scriptVerdict(_ configFile: (file: ConfigFile, path: String)?, message: String) -> RuleVerdict {
         // `--print-config` says what they did (to a toast with its words, from `--app`).
-        guard request.mode == .show || request.mode == .printConfig, request.renderPNG == nil, !Caller.isNotificationService,
+        guard request.mode == .show || request.mode == .printConfig, request.renderPNG == nil, !caller.isNotificationService,
             let configFile,
             configFile.file.sections.keys.contains(where: { $0.hasPrefix(NotificationRule.sectionPrefix) })
         else { return RuleVerdict() }
@@ -187,10 +193,9 @@ struct XToastCommand {
             // for the child's word that the toast is queued, or for its error.
             Detach.start()
         }
-        var display: XDisplay?
-        var displayError: X11Error?
         // A notification's toast process opened it while it waited for work.
-        display = needsDisplay ? NotificationChildMode.takeDisplay(named: request.display) : nil
+        var display = needsDisplay && request.display == nil ? waitingDisplay : nil
+        var displayError: X11Error?
         if needsDisplay && display == nil {
             do {
                 display = try XDisplay(name: request.display)
@@ -236,7 +241,7 @@ struct XToastCommand {
     private func settleIcon(_ sources: inout Sources) throws(CommandError) {
         // A notification's toast checks its icon once its place in the queue is taken (the
         // painter leaves out what it cannot draw): a slow icon holds no other notification.
-        guard let icon = sources.settings.icon, !Caller.isNotificationService else { return }
+        guard let icon = sources.settings.icon, !caller.isNotificationService else { return }
         do {
             if let chatter = try ToastPainter.check(icon: icon, theme: sources.iconTheme) { warn("icon: \(chatter)") }
         } catch {
@@ -246,11 +251,11 @@ struct XToastCommand {
                 sources.settings.icon = nil
                 return
             }
-            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || Caller.isNotifySend || iconFromHistory
+            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || caller.isNotifySend || iconFromHistory
             else {
                 throw .failure(error.description)
             }
-            let source = iconFromHistory ? "history" : Caller.isNotifySend ? "notify-send" : "\(origin.source)"
+            let source = iconFromHistory ? "history" : caller.isNotifySend ? "notify-send" : "\(origin.source)"
             warn("\(source): icon: \(error.description); showing the toast without it")
             sources.settings.icon = nil
         }
@@ -369,11 +374,13 @@ struct XToastCommand {
             // The session (and with it the window) is gone before the status is returned.
             let session = try ToastSession(toast, display: display, wakeups: wakeups, warn: warn)
             let queued: (() -> Void)? =
-                Detach.isChild ? { Detach.queued() } : Caller.isNotificationService ? { NotificationChildMode.queued() } : nil
+                Detach.isChild ? { Detach.queued() } : caller.isNotificationService ? { NotificationChildMode.queued() } : nil
             outcome = try session.run(queued: queued)
             commandStatus = session.commandStatus
             clickTime = session.clickTime
-            if settings.inHistory { Control.record(session, outcome: outcome, settings: settings) }
+            if settings.inHistory {
+                Control.record(session, outcome: outcome, settings: settings, notification: caller.isNotificationService)
+            }
         } catch let error as CommandError {
             throw error
         } catch let error as X11Error {
@@ -384,7 +391,7 @@ struct XToastCommand {
             throw .failure(String(describing: error))
         }
         if settings.printOutcome { try Output.write(outcome.word(action: settings.action) + "\n") }
-        if case .notifySend(let notifySend) = Caller.current {
+        if case .notifySend(let notifySend) = caller {
             // notify-send prints the action chosen (its buttons are ours), and its status does
             // not depend on it.
             if case .button(let index) = outcome, notifySend.actions.indices.contains(index) {
@@ -396,7 +403,7 @@ struct XToastCommand {
         if case .button(let index) = outcome, settings.buttons.indices.contains(index) { try Output.write(settings.buttons[index] + "\n") }
         // And a reply is the text typed.
         if case .replied(let text) = outcome { try Output.write(text + "\n") }
-        if Caller.isNotificationService { try NotificationChildMode.report(clickTime: clickTime) }
+        if caller.isNotificationService { try NotificationChildMode.report(clickTime: clickTime) }
         // With --run, the command's status is ours.
         return commandStatus ?? outcome.exitStatus(action: settings.action)
     }
