@@ -101,6 +101,18 @@ struct XToastCommand {
         if request.mode == .show && !request.detach { startLoadingFonts() }
         // `--print-config`'s words are the text its rules are tried on.
         let message = request.mode == .show ? try self.message() : parsed.words.joined(separator: " ")
+        // Who waits for the word that the toast is queued: the service that started this process,
+        // or the caller `--detach` leaves.
+        var queued: (() -> Void)? = caller.isNotificationService ? { NotificationChildMode.queued() } : nil
+        if request.mode == .show && request.detach && request.renderPNG == nil {
+            // Before connecting, so that the caller never waits on the server: it waits (bounded)
+            // for the child's word that the toast is queued, or for its error.
+            switch Detach.start() {
+            case .caller(let status): return status
+            case .toast: queued = { Detach.queued() }
+            case .foreground: break
+            }
+        }
         let sources = try readSources(message: message)
         let settings = sources.settings
         if settings.mode == .printConfig {
@@ -132,12 +144,12 @@ struct XToastCommand {
         }
         if !sources.verdict.matched.isEmpty {
             ScriptRules.run(sources.verdict.commands, for: content, settings: settings, warn: warn)
-            if let outcome = try ScriptRules.unshown(content, verdict: sources.verdict, settings: settings) {
+            if let outcome = try ScriptRules.unshown(content, verdict: sources.verdict, settings: settings, queued: queued) {
                 // A command is never dropped with its toast: it runs, and its status is ours.
                 return try runCommand.map { command throws(CommandError) in try Runner.runForwardingSignals(command) } ?? outcome
             }
         }
-        return try show(content, settings: settings, origins: sources.builder.origins, display: sources.display!)
+        return try show(content, settings: settings, origins: sources.builder.origins, display: sources.display!, queued: queued)
     }
 
     /// What `--help`, `--version` and the generators print; nil when something else is asked.
@@ -188,11 +200,6 @@ struct XToastCommand {
     /// the server) and the config file; settles the preset and the icon.
     private func readSources(message: String) throws(CommandError) -> Sources {
         let needsDisplay = request.renderPNG == nil
-        if request.mode == .show && request.detach && needsDisplay {
-            // Before connecting, so that the caller never waits on the server: it waits (bounded)
-            // for the child's word that the toast is queued, or for its error.
-            Detach.start()
-        }
         // A notification's toast process opened it while it waited for work.
         var display = needsDisplay && request.display == nil ? waitingDisplay : nil
         var displayError: X11Error?
@@ -337,10 +344,11 @@ struct XToastCommand {
         return text
     }
 
-    /// Shows the toast and waits for its end; the exit status.
+    /// Shows the toast and waits for its end; the exit status. `queued`: tells whoever waits for
+    /// the word that the toast is queued.
     private func show(
         _ content: ToastContent, settings: Configuration, origins: [String: (value: String, source: ConfigurationBuilder.Source)],
-        display: XDisplay
+        display: XDisplay, queued: (() -> Void)?
     )
         throws(CommandError) -> Int32
     {
@@ -373,8 +381,6 @@ struct XToastCommand {
             }
             // The session (and with it the window) is gone before the status is returned.
             let session = try ToastSession(toast, display: display, wakeups: wakeups, warn: warn)
-            let queued: (() -> Void)? =
-                Detach.isChild ? { Detach.queued() } : caller.isNotificationService ? { NotificationChildMode.queued() } : nil
             outcome = try session.run(queued: queued)
             commandStatus = session.commandStatus
             clickTime = session.clickTime

@@ -62,6 +62,6 @@ func runProgram() -> Int32 {
     }
 }
 
-// The one exit for every ordinary end: the notification service's forked toast process comes
-// back here with its status too.
+// The one exit for every ordinary end: the notification service's forked toast process and
+// `--detach`'s caller come back here with their statuses too.
 exit(runProgram())
