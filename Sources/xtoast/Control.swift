@@ -23,7 +23,7 @@ enum Control {
 
 extension Control {
     /// `--list`: the pause, who holds notifications, and the toasts, as lines or JSON Lines.
-    static func list(_ display: XDisplay, json: Bool) -> Int32 {
+    static func list(_ display: XDisplay, json: Bool) throws(CommandError) -> Int32 {
         let (toasts, pause, inhibited) = display.listing(now: Clock.wall())
         var lines =
             json
@@ -33,7 +33,7 @@ extension Control {
         let store = KeptStore()
         let kept = store.all()
         lines += json ? KeptNotifications.json(kept) : KeptNotifications.lines(kept, time: localTime)
-        Output.write(lines.map { $0 + "\n" }.joined())
+        try Output.write(lines.map { $0 + "\n" }.joined())
         // Printed on a terminal, they were read by someone (`--watch`'s unread count goes down);
         // into a pipe (a bar's script, a test) they were not, and nothing changes.
         if isatty(1) == 1, let id = KeptNotifications.readMarker(after: kept.map(\.id), marker: store.readUpTo()) {
@@ -103,23 +103,23 @@ extension Control {
         }
     }
 
-    /// Adds the toast that just ended to the history, if it is one to keep.
-    /// One summarised after quiet is kept as it was asked for, unseen (the summary it may have
-    /// shown is not kept).
-    static func record(_ session: ToastSession, outcome: Outcome, settings: Configuration) {
+    /// Adds the toast that just ended to the history, if it is one to keep; `notification`: an
+    /// application's, shown by the notification service's toast process. One summarised after
+    /// quiet is kept as it was asked for, unseen (the summary it may have shown is not kept).
+    static func record(_ session: ToastSession, outcome: Outcome, settings: Configuration, notification: Bool) {
         var (content, shown) = (session.content, session.shownAt != nil)
         if case .summarised = outcome { (content, shown) = (session.plannedContent, false) }
         guard HistoryEntry.isKept(outcome, shown: shown) else { return }
         let time = Int(shown ? session.shownAt ?? Clock.wall() : Clock.wall())
         var entry = HistoryEntry(content: content, settings: settings, outcome: outcome, shown: shown, time: time)
-        if case .notificationService = Caller.current { entry.notification = true }
+        entry.notification = notification
         HistoryFile.record(entry)
     }
 
     /// `--history`: newest first, one line each, or JSON Lines.
     static func history(json: Bool) throws(CommandError) -> Int32 {
         let entries = HistoryStore.newestFirst(try HistoryFile.read())
-        Output.write(entries.map { (json ? $0.json : $0.line(when: localTime($0.time))) + "\n" }.joined())
+        try Output.write(entries.map { (json ? $0.json : $0.line(when: localTime($0.time))) + "\n" }.joined())
         return ExitStatus.success
     }
 

@@ -9,11 +9,18 @@ import XToastX11
 /// The fork comes before the X connection is opened: the caller (the parent) never talks to
 /// the server, so a server that does not answer cannot hold it. The child's standard error is
 /// a pipe to the parent until the toast is queued; the parent passes on what comes (warnings,
-/// the error line) and exits 0 at the mark that says "queued", or with the child's status when
-/// it ends first.
+/// the error line) and ends with 0 at the mark that says "queued", or with the child's status
+/// when it ends first.
 enum Detach {
-    /// Whether this is the detached child, which still owes its parent the word "queued".
-    nonisolated(unsafe) private(set) static var isChild = false
+    /// What `start` made of this process.
+    enum Side {
+        /// The caller, done waiting: its exit status.
+        case caller(status: Int32)
+        /// The detached child, which owes the caller the word "queued" (`queued()`).
+        case toast
+        /// Not detached: the toast shows in the foreground.
+        case foreground
+    }
 
     /// Written by the child once the toast is queued: no line of text contains it.
     private static let queuedMark: UInt8 = 0
@@ -25,35 +32,36 @@ enum Detach {
     /// at once, notify-send from a busy script) a toast is late, never killed unqueued.
     static let callerBound = Double(XDisplay.busyTimeout) + 2
 
-    /// Forks. The parent waits for the child's word and exits with it; the child returns and
-    /// carries on. Called while the process has one thread (before Pango starts any), so fork
-    /// is safe.
-    static func start() {
+    /// Forks. The parent waits for the child's word and returns it as its status; the child
+    /// carries on with the toast. Called while the process has one thread (before Pango starts
+    /// any), so fork is safe.
+    static func start() -> Side {
         let side: ChildProcess.Side
         do throws(Errno) {
             side = try ChildProcess.fork(pipes: [.fromChild])
         } catch {
             // Cannot detach: showing the toast in the foreground is better than none.
             warn("cannot detach (\(error)); showing the toast in the foreground")
-            return
+            return .foreground
         }
-        if case .parent(let pid, let ends) = side {
+        switch side {
+        case .parent(let pid, let ends):
             // The caller shows nothing: Ctrl-C ends its wait, and the toast goes on.
             Wakeups.unblockHandledSignals()
-            exit(relay(from: ends[0], child: pid))
+            return .caller(status: relay(from: ends[0], child: pid))
+        case .child(let ends):
+            setsid()
+            // Nobody reads its output; a closed terminal must not end the toast with SIGHUP.
+            let null = open("/dev/null", O_RDWR)
+            if null >= 0 {
+                dup2(null, 0)
+                dup2(null, 1)
+                close(null)
+            }
+            dup2(ends[0], 2)
+            close(ends[0])
+            return .toast
         }
-        guard case .child(let ends) = side else { return }
-        isChild = true
-        setsid()
-        // Nobody reads its output; a closed terminal must not end the toast with SIGHUP.
-        let null = open("/dev/null", O_RDWR)
-        if null >= 0 {
-            dup2(null, 0)
-            dup2(null, 1)
-            close(null)
-        }
-        dup2(ends[0], 2)
-        close(ends[0])
     }
 
     /// In the child, once the toast is queued: tells the parent, and from now on nobody is

@@ -9,46 +9,46 @@ import XToastX11
 /// and then waits for its command line on standard input; it tells the service when its place
 /// in the queue is on the server, and how the toast ended.
 enum NotificationChildMode {
-    /// The display opened while waiting, until the command takes it.
-    nonisolated(unsafe) private static var display: XDisplay?
-
-    /// Gets ready, then reads the command line; exits without a word when the service ended
-    /// before it had work for this process.
-    static func arguments() -> [String] { arguments(forked: false) }
+    /// Started by the service: gets ready, reads the command line and runs it; the exit status.
+    /// Ends without a word (status 0) when the service ended before it had work for this process.
+    static func run() throws(CommandError) -> Int32 { try run(forked: false) }
 
     /// The service's first toast process, forked from it (`NotificationService.forkToastProcess`):
     /// a toast process from here on, as if started by exec. Its signals are the toast's again.
-    static func runForked() -> Never {
-        Caller.becomeTheServicesToastProcess()
+    static func runForked() throws(CommandError) -> Int32 {
         Wakeups.blockHandledSignals()
-        do {
-            let command = try XToastCommand(arguments: arguments(forked: true))
-            exit(try command.run())
-        } catch {
-            die(error.message, status: error.status)
-        }
+        return try run(forked: true)
     }
 
-    /// `forked`: forked before the service opened the display itself; a display that cannot be
-    /// used is then the service's to say (one line): this process says nothing until it has work.
-    private static func arguments(forked: Bool) -> [String] {
+    private static func run(forked: Bool) throws(CommandError) -> Int32 {
+        guard let (arguments, display) = try commandLine(forked: forked) else { return ExitStatus.success }
+        var command = try XToastCommand(arguments: arguments, caller: .notificationService)
+        command.waitingDisplay = display
+        return try command.run()
+    }
+
+    /// Gets ready, then reads the command line: it, and the display opened while waiting; nil
+    /// when the service ended before it had work for this process. `forked`: forked before the
+    /// service opened the display itself; a display that cannot be used is then the service's
+    /// to say (one line): this process says nothing until it has work.
+    private static func commandLine(forked: Bool) throws(CommandError) -> (arguments: [String], display: XDisplay)? {
         // Nothing this process starts is the service's child.
         Environment.unset(NotificationChild.environmentVariable)
         Output.lostReader = .isQuiet
         let errors = forked ? Output.silenceStandardError() : nil
         startLoadingFonts()
-        let opened: XDisplay
+        let display: XDisplay
         do {
-            opened = try XDisplay(name: nil)
+            display = try XDisplay(name: nil)
         } catch {
-            die(error.description, status: ExitStatus.failure)
+            // Forked, standard error is still silenced: main's line about it goes nowhere.
+            throw .failure(error.description)
         }
-        display = opened
         // Only while there is time: work already waiting (a service just started by the bus for
         // it) would wait for a layout the toast does anyway.
         if !Descriptor.waitReadable(0, until: 0) { warmUpText(font: Style.toast.font) }
         // Waiting for work is not waiting for the server: no watchdog meanwhile.
-        let bytes = opened.idle {
+        let bytes = display.idle {
             var bytes: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 16 << 10)
             while bytes.count <= NotificationChild.argumentsByteLimit {
@@ -59,17 +59,9 @@ enum NotificationChildMode {
         }
         if let errors { Output.restoreStandardError(errors) }
         guard let arguments = NotificationChild.decode(bytes) else {
-            die("the notification service sent a command line cut short", status: ExitStatus.failure)
+            throw .failure("the notification service sent a command line cut short")
         }
-        if arguments.isEmpty { exit(ExitStatus.success) }
-        return arguments
-    }
-
-    /// The display opened while waiting, when the command asks for the default one (once).
-    static func takeDisplay(named name: String?) -> XDisplay? {
-        guard name == nil, let display else { return nil }
-        self.display = nil
-        return display
+        return arguments.isEmpty ? nil : (arguments, display)
     }
 
     /// Tells the service that the toast's place in the queue is on the server. A service that
@@ -80,7 +72,7 @@ enum NotificationChildMode {
     }
 
     /// After the outcome's lines: the X server time of the click that ended the toast.
-    static func report(clickTime: UInt32?) {
-        if let clickTime { Output.write(NotificationChild.timeLine(clickTime) + "\n") }
+    static func report(clickTime: UInt32?) throws(CommandError) {
+        if let clickTime { try Output.write(NotificationChild.timeLine(clickTime) + "\n") }
     }
 }

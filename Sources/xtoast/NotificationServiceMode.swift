@@ -12,7 +12,8 @@ enum NotificationServiceMode {
         // A service that cannot serve leaves it nothing to read: it ends without a word.
         let forked: NotificationService.ToastProcess?
         switch NotificationService.forkToastProcess() {
-        case .toastProcess: NotificationChildMode.runForked()
+        // The toast process's status goes up through the service's frames to main's exit.
+        case .toastProcess: return try NotificationChildMode.runForked()
         case .service(let process): forked = process
         }
         let display: XDisplay

@@ -51,10 +51,10 @@ enum Output {
     /// Writes `text` whole to standard output; the one way xtoast prints there. print() drops
     /// write errors, and a full disk, a closed descriptor or a reader that went away must not
     /// end in status 0 with the output lost: it is one line and status 1.
-    static func write(_ text: String) {
+    static func write(_ text: String) throws(CommandError) {
         let failure = written(text)
         if failure == Errno(EPIPE), lostReader == .isQuiet { return }
-        if let failure { die("cannot write to standard output: \(failure)", status: ExitStatus.failure) }
+        if let failure { throw .failure("cannot write to standard output: \(failure)") }
     }
 
     /// Writes `text` whole to standard output; why not, if it could not be (EPIPE: the reader

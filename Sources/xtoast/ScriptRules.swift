@@ -32,8 +32,11 @@ enum ScriptRules {
     }
 
     /// A toast the rules keep from the screen: recorded as `quiet` (unless `drop`), its word
-    /// printed with `--print-outcome`; the exit status. Nil: it shows.
-    static func unshown(_ content: ToastContent, verdict: RuleVerdict, settings: Configuration) -> Int32? {
+    /// printed with `--print-outcome`; the exit status. Nil: it shows. `queued`: tells whoever
+    /// waits for the word that the toast is queued.
+    static func unshown(
+        _ content: ToastContent, verdict: RuleVerdict, settings: Configuration, queued: (() -> Void)?
+    ) throws(CommandError) -> Int32? {
         let word: String
         switch verdict.arrival {
         case .shown: return nil
@@ -46,9 +49,9 @@ enum ScriptRules {
                 HistoryFile.record(entry)
             }
         }
-        // `--detach`'s caller waits for the word that it is queued: it is done with.
-        if Detach.isChild { Detach.queued() }
-        if settings.printOutcome { Output.write(word + "\n") }
+        // Whoever waits for the word that it is queued (`--detach`'s caller) is done with.
+        queued?()
+        if settings.printOutcome { try Output.write(word + "\n") }
         return Outcome.dropped.exitStatus(action: settings.action)
     }
 }

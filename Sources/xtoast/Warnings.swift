@@ -5,6 +5,10 @@ enum Warnings {
     /// After this many different warnings, the rest are only counted.
     static let distinctLimit = 32
 
+    /// The warnings this process's caller is not told (`Caller.unsaidWarnings`): set once, in
+    /// main.
+    nonisolated(unsafe) static var unsaid: Set<String> = []
+
     nonisolated(unsafe) private static var seen: [String: Int] = [:]
     nonisolated(unsafe) private static var suppressed = 0
 

@@ -21,6 +21,8 @@ struct CommandError: Error, Equatable {
 /// input), so that a typo is a usage error anywhere and tests can call it in-process; `run`
 /// reads the other sources, shows the toast or sends the command, and returns the exit status.
 struct XToastCommand {
+    /// Whom the command answers to (main decides, once).
+    let caller: Caller
     let parsed: CommandLineParser.Parsed
     /// What the command line alone says (the other sources come in `run`).
     let request: Configuration
@@ -33,8 +35,12 @@ struct XToastCommand {
     /// Set by `--reshow`: the icon is the history's, not this call's, and a picture may be gone
     /// since (a notification's, deleted with its toast); one that cannot be read is left out.
     var iconFromHistory = false
+    /// The display a notification's toast process opened while it waited for work: the
+    /// command's, unless its command line names another.
+    var waitingDisplay: XDisplay?
 
-    init(arguments: [String]) throws(CommandError) {
+    init(arguments: [String], caller: Caller = .commandLine) throws(CommandError) {
+        self.caller = caller
         var commandLineOnly = ConfigurationBuilder()
         do throws(OptionError) {
             parsed = try CommandLineParser.parse(arguments)
@@ -80,7 +86,7 @@ struct XToastCommand {
         // them on to its command); the rest end by them as usual.
         if (request.mode != .show && request.mode != .inhibit) || request.renderPNG != nil { Wakeups.unblockHandledSignals() }
         if let text = documentation {
-            Output.write(text)
+            try Output.write(text)
             return ExitStatus.success
         }
         if request.mode == .notificationService { return try NotificationServiceMode.run(request, options: parsed.options) }
@@ -95,14 +101,26 @@ struct XToastCommand {
         if request.mode == .show && !request.detach { startLoadingFonts() }
         // `--print-config`'s words are the text its rules are tried on.
         let message = request.mode == .show ? try self.message() : parsed.words.joined(separator: " ")
+        // Who waits for the word that the toast is queued: the service that started this process,
+        // or the caller `--detach` leaves.
+        var queued: (() -> Void)? = caller.isNotificationService ? { NotificationChildMode.queued() } : nil
+        if request.mode == .show && request.detach && request.renderPNG == nil {
+            // Before connecting, so that the caller never waits on the server: it waits (bounded)
+            // for the child's word that the toast is queued, or for its error.
+            switch Detach.start() {
+            case .caller(let status): return status
+            case .toast: queued = { Detach.queued() }
+            case .foreground: break
+            }
+        }
         let sources = try readSources(message: message)
         let settings = sources.settings
         if settings.mode == .printConfig {
-            Output.write(configurationReport(sources))
+            try Output.write(configurationReport(sources))
             return ExitStatus.success
         }
         if settings.mode == .press, let display = sources.display { return try Control.press(parsed.words, display: display) }
-        if settings.mode == .list, let display = sources.display { return Control.list(display, json: settings.json) }
+        if settings.mode == .list, let display = sources.display { return try Control.list(display, json: settings.json) }
         if settings.mode == .watch, let display = sources.display { return try Control.watch(display) }
         if settings.mode == .center, let display = sources.display {
             return try CenterMode.run(settings, display: display, iconTheme: sources.iconTheme)
@@ -126,12 +144,12 @@ struct XToastCommand {
         }
         if !sources.verdict.matched.isEmpty {
             ScriptRules.run(sources.verdict.commands, for: content, settings: settings, warn: warn)
-            if let outcome = ScriptRules.unshown(content, verdict: sources.verdict, settings: settings) {
+            if let outcome = try ScriptRules.unshown(content, verdict: sources.verdict, settings: settings, queued: queued) {
                 // A command is never dropped with its toast: it runs, and its status is ours.
                 return try runCommand.map { command throws(CommandError) in try Runner.runForwardingSignals(command) } ?? outcome
             }
         }
-        return try show(content, settings: settings, origins: sources.builder.origins, display: sources.display!)
+        return try show(content, settings: settings, origins: sources.builder.origins, display: sources.display!, queued: queued)
     }
 
     /// What `--help`, `--version` and the generators print; nil when something else is asked.
@@ -167,7 +185,7 @@ struct XToastCommand {
     /// them), or without a rule.
     private func scriptVerdict(_ configFile: (file: ConfigFile, path: String)?, message: String) -> RuleVerdict {
         // `--print-config` says what they did (to a toast with its words, from `--app`).
-        guard request.mode == .show || request.mode == .printConfig, request.renderPNG == nil, !Caller.isNotificationService,
+        guard request.mode == .show || request.mode == .printConfig, request.renderPNG == nil, !caller.isNotificationService,
             let configFile,
             configFile.file.sections.keys.contains(where: { $0.hasPrefix(NotificationRule.sectionPrefix) })
         else { return RuleVerdict() }
@@ -182,15 +200,9 @@ struct XToastCommand {
     /// the server) and the config file; settles the preset and the icon.
     private func readSources(message: String) throws(CommandError) -> Sources {
         let needsDisplay = request.renderPNG == nil
-        if request.mode == .show && request.detach && needsDisplay {
-            // Before connecting, so that the caller never waits on the server: it waits (bounded)
-            // for the child's word that the toast is queued, or for its error.
-            Detach.start()
-        }
-        var display: XDisplay?
-        var displayError: X11Error?
         // A notification's toast process opened it while it waited for work.
-        display = needsDisplay ? NotificationChildMode.takeDisplay(named: request.display) : nil
+        var display = needsDisplay && request.display == nil ? waitingDisplay : nil
+        var displayError: X11Error?
         if needsDisplay && display == nil {
             do {
                 display = try XDisplay(name: request.display)
@@ -236,7 +248,7 @@ struct XToastCommand {
     private func settleIcon(_ sources: inout Sources) throws(CommandError) {
         // A notification's toast checks its icon once its place in the queue is taken (the
         // painter leaves out what it cannot draw): a slow icon holds no other notification.
-        guard let icon = sources.settings.icon, !Caller.isNotificationService else { return }
+        guard let icon = sources.settings.icon, !caller.isNotificationService else { return }
         do {
             if let chatter = try ToastPainter.check(icon: icon, theme: sources.iconTheme) { warn("icon: \(chatter)") }
         } catch {
@@ -246,11 +258,11 @@ struct XToastCommand {
                 sources.settings.icon = nil
                 return
             }
-            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || Caller.isNotifySend || iconFromHistory
+            guard let origin = sources.builder.origins["icon"], origin.source != .commandLine || caller.isNotifySend || iconFromHistory
             else {
                 throw .failure(error.description)
             }
-            let source = iconFromHistory ? "history" : Caller.isNotifySend ? "notify-send" : "\(origin.source)"
+            let source = iconFromHistory ? "history" : caller.isNotifySend ? "notify-send" : "\(origin.source)"
             warn("\(source): icon: \(error.description); showing the toast without it")
             sources.settings.icon = nil
         }
@@ -332,10 +344,11 @@ struct XToastCommand {
         return text
     }
 
-    /// Shows the toast and waits for its end; the exit status.
+    /// Shows the toast and waits for its end; the exit status. `queued`: tells whoever waits for
+    /// the word that the toast is queued.
     private func show(
         _ content: ToastContent, settings: Configuration, origins: [String: (value: String, source: ConfigurationBuilder.Source)],
-        display: XDisplay
+        display: XDisplay, queued: (() -> Void)?
     )
         throws(CommandError) -> Int32
     {
@@ -356,7 +369,7 @@ struct XToastCommand {
             toast.idleThreshold = settings.style.idleThreshold
             toast.urgent = settings.goesThroughPause
             toast.sound = settings.sound
-            toast.away = settings.awayName(keptByService: Caller.isNotificationService)
+            toast.away = settings.awayName(keptByService: caller.isNotificationService)
             if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
             toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
             if let runCommand {
@@ -369,12 +382,12 @@ struct XToastCommand {
             }
             // The session (and with it the window) is gone before the status is returned.
             let session = try ToastSession(toast, display: display, wakeups: wakeups, warn: warn)
-            let queued: (() -> Void)? =
-                Detach.isChild ? { Detach.queued() } : Caller.isNotificationService ? { NotificationChildMode.queued() } : nil
             outcome = try session.run(queued: queued)
             commandStatus = session.commandStatus
             clickTime = session.clickTime
-            if settings.inHistory { Control.record(session, outcome: outcome, settings: settings) }
+            if settings.inHistory {
+                Control.record(session, outcome: outcome, settings: settings, notification: caller.isNotificationService)
+            }
             // Once its own content is in the history, for the centre to list.
             if case .summarised(opensCenter: true) = outcome { Control.openCenter(display: settings.display) }
         } catch let error as CommandError {
@@ -386,20 +399,20 @@ struct XToastCommand {
         } catch {
             throw .failure(String(describing: error))
         }
-        if settings.printOutcome { Output.write(outcome.word(action: settings.action) + "\n") }
-        if case .notifySend(let notifySend) = Caller.current {
+        if settings.printOutcome { try Output.write(outcome.word(action: settings.action) + "\n") }
+        if case .notifySend(let notifySend) = caller {
             // notify-send prints the action chosen (its buttons are ours), and its status does
             // not depend on it.
             if case .button(let index) = outcome, notifySend.actions.indices.contains(index) {
-                Output.write(notifySend.actions[index].name + "\n")
+                try Output.write(notifySend.actions[index].name + "\n")
             }
             return ExitStatus.success
         }
         // A button's label is the answer, on standard output.
-        if case .button(let index) = outcome, settings.buttons.indices.contains(index) { Output.write(settings.buttons[index] + "\n") }
+        if case .button(let index) = outcome, settings.buttons.indices.contains(index) { try Output.write(settings.buttons[index] + "\n") }
         // And a reply is the text typed.
-        if case .replied(let text) = outcome { Output.write(text + "\n") }
-        if Caller.isNotificationService { NotificationChildMode.report(clickTime: clickTime) }
+        if case .replied(let text) = outcome { try Output.write(text + "\n") }
+        if caller.isNotificationService { try NotificationChildMode.report(clickTime: clickTime) }
         // With --run, the command's status is ours.
         return commandStatus ?? outcome.exitStatus(action: settings.action)
     }
