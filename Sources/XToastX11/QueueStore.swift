@@ -41,11 +41,7 @@ final class QueueStore {
         info.away = away
         member = QueueMember(me: UInt(ticket), ticket: info, urgent: urgent)
         write(.ticket(member.ticket))
-        if let said {
-            let bytes = said.encoded
-            XChangeProperty(
-                display.pointer, ticket, display.atoms.text, display.atoms.utf8String, 8, PropModeReplace, bytes, Int32(bytes.count))
-        }
+        if let said { say(said) }
         XStoreName(display.pointer, ticket, "xtoast ticket")
     }
 
@@ -156,6 +152,13 @@ final class QueueStore {
     /// Tells the toasts that came back behind ours that ours shows their summary (see
     /// `QueueMember.summarise`).
     func summarise(_ others: [UInt]) { converse(member.summarise(others)) }
+
+    /// What the toast says, for `xtoast --list` (`_XTOAST_TEXT`).
+    func say(_ said: Listing.Said) {
+        let bytes = said.encoded
+        XChangeProperty(
+            display.pointer, ticket, display.atoms.text, display.atoms.utf8String, 8, PropModeReplace, bytes, Int32(bytes.count))
+    }
 
     // MARK: Whose turn it is
 

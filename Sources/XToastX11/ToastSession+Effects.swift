@@ -49,7 +49,10 @@ extension ToastSession {
             // Gone already: the machine looked again.
             if let turn = queue.watch(Window(ticket)) { return commandsQueued() + [.turn(turn)] }
         case .standAsideInPlace: queue.standAsideInPlace()
-        case .summarise(let others): queue.summarise(others)
+        case .summarise(let others):
+            queue.summarise(others)
+            let content = session.content
+            queue.say(Listing.Said(title: content.title, message: content.message, markup: content.markup))
         case .lookAgain(let until): wakeups.armPauseEnd(at: Double(until))
         case .standAside(let until):
             queue.standAside()

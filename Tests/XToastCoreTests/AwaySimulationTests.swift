@@ -34,6 +34,7 @@ struct AwaySimulationTests {
         #expect(summary.title == "While you were away: 5")
         #expect(summary.body == "Signal 3, Mail 2")
         #expect(world.processes[first[0]].session.content == summary.content)
+        #expect(world.processes[first[0]].session.duration == AwaySummary.hold, "its own 5 s are not the summary's")
         for index in first.dropFirst() + last { #expect(isSummarised(world, index) && !world.processes[index].shown) }
         for index in [first[0], plain, osd] {
             try world.settle()

@@ -196,15 +196,19 @@ struct CenterTests {
         #expect(Center(entries: entries, metrics: Self.metrics, paused: false).unread == 2)
     }
 
-    @Test func theHistoryGivesScriptsToastsThatShowedLessTheDismissed() {
+    @Test func theHistoryGivesScriptsToastsThatShowedOrWereKeptForItLessTheDismissed() {
         var notification = HistoryEntry(time: 5, ending: "expired", shown: true, text: "from an application")
         notification.notification = true
         let unshown = HistoryEntry(time: 6, ending: "dropped", shown: false, text: "never showed")
         let shown = HistoryEntry(time: 7, ending: "expired", shown: true, text: "Build passed")
         let dismissed = HistoryEntry(time: 8, ending: "expired", shown: true, text: "Old news")
+        // Kept from the screen to be seen in the centre: by a rule, in a summary after quiet.
+        let quiet = HistoryEntry(time: 9, ending: "quiet", shown: false, text: "Backup done")
+        let summarised = HistoryEntry(time: 10, ending: "summarised", shown: false, text: "Lunch?")
         let entries = CenterEntry.entries(
-            kept: [], history: [notification, unshown, shown, dismissed], dismissed: [CenterEntry.key(of: dismissed)], readUpTo: 0)
-        #expect(entries.map(\.title) == ["Build passed"])
+            kept: [], history: [notification, unshown, shown, dismissed, quiet, summarised], dismissed: [CenterEntry.key(of: dismissed)],
+            readUpTo: 0)
+        #expect(entries.map(\.title) == ["Build passed", "Backup done", "Lunch?"])
     }
 
     @Test func textsAreOneBoundedLineWithoutControlCharacters() {

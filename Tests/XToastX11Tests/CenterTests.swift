@@ -348,12 +348,15 @@ extension OnScreen {
                 "--method", "org.freedesktop.DBus.Properties.Get", "org.freedesktop.Notifications", "Inhibited",
             ]
             let marker = temporaryPath("-terminated")
-            defer { try? FileManager.default.removeItem(atPath: marker) }
+            let ready = temporaryPath("-trapped")
+            defer { [marker, ready].forEach { try? FileManager.default.removeItem(atPath: $0) } }
             let holder = try bus.start([
                 "env", "DISPLAY=\(display)", try xtoastBinary(), "--inhibit", "--", "sh", "-c",
-                "trap 'echo cleaned > \(marker); exit 7' TERM; while :; do sleep 0.05; done",
+                "trap 'echo cleaned > \(marker); exit 7' TERM; : > \(ready); while :; do sleep 0.05; done",
             ])
             try waitUntil("the service says it is inhibited", timeout: 20) { try bus.run(inhibited).contains("true") }
+            // The inhibition comes before the command runs: its trap is set once it says so.
+            try waitUntil("the command traps SIGTERM", timeout: 20) { FileManager.default.fileExists(atPath: ready) }
             kill(holder.child.pid, SIGTERM)
             let ended = try holder.result(timeout: 20)
             #expect(ended.status == 7, "\(ended)")

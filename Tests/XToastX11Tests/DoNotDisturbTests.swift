@@ -12,12 +12,14 @@ struct DoNotDisturbTests {
     @Test func pausedToastsWaitAnUrgentOneShowsAndTheRestFollowInOrder() throws {
         let server = try PrivateXServer()
         let watcher = try XWatcher(display: server.name)
+        let (environment, folder) = try replayingAfterQuiet()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let paused = try XToastProcess.run(["--pause"], display: server.name)
         #expect(paused.status == 0 && paused.stdout.isEmpty && paused.stderr.isEmpty)
         #expect(watcher.longs(watcher.root, "_XTOAST_PAUSED", type: Atom(XA_CARDINAL)) == [0])
 
         let toasts = try (0..<3).map { i -> XToastProcess in
-            let toast = try XToastProcess(Self.quick + ["Toast \(i)"], display: server.name)
+            let toast = try XToastProcess(Self.quick + ["Toast \(i)"], display: server.name, environment: environment)
             try waitForQueue(watcher, length: i + 1)
             return toast
         }
@@ -39,6 +41,49 @@ struct DoNotDisturbTests {
         #expect(events.filter(\.mapped).map(\.pid) == toasts.map(\.child.pid))
         #expect(events.map(\.mapped) == [true, false, true, false, true, false])
         for toast in toasts { #expect(try toast.wait().status == 0) }
+    }
+
+    /// Issue #30's "no flood after quiet": twelve toasts held by a pause end as one summary,
+    /// the first's, which says what came; the eleven others end at once, unseen; all twelve are
+    /// in the history, and a click on the summary opens the centre.
+    @Test func twelveToastsDuringAPauseEndAsOneSummary() throws {
+        let server = try PrivateXServer()
+        let watcher = try XWatcher(display: server.name)
+        let folder = temporaryPath("-away")
+        try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let environment: [String: String?] = ["XDG_CONFIG_HOME": folder, "XDG_STATE_HOME": folder + "/state"]
+        #expect(try XToastProcess.run(["--pause"], display: server.name).status == 0)
+        // Each in the queue before the next starts: the first is known.
+        let toasts = try (0..<12).map { i in
+            let toast = try XToastProcess(
+                ["--print-outcome", "--app", i < 8 ? "Signal" : "Mail", "Message \(i)"], display: server.name, environment: environment)
+            try waitForQueue(watcher, length: i + 1)
+            return toast
+        }
+        try waitUntil("twelve held tickets") { watcher.queue().filter { watcher.ticketText($0).contains("pause=held") }.count == 12 }
+        #expect(try XToastProcess.run(["--resume"], display: server.name).status == 0)
+
+        let summary = try #require(try watcher.waitForToasts().first)
+        #expect(watcher.pid(summary) == toasts[0].child.pid)
+        for toast in toasts.dropFirst() {
+            let ended = try toast.wait()
+            #expect(ended.status == 0 && ended.stdout == "summarised\n", "\(ended)")
+        }
+        let listed = try XToastProcess.run(["--list"], display: server.name).stdout
+        #expect(listed.contains("While you were away: 12") && listed.contains("Signal 8, Mail 4"), "\(listed)")
+        #expect(watcher.mappedToasts() == [summary], "one toast, not a replay")
+
+        // A click from the keyboard on it: it ends, and the centre opens on the display.
+        #expect(try XToastProcess.run(["--press"], display: server.name, environment: environment).status == 0)
+        #expect(try toasts[0].wait().stdout == "summarised\n")
+        let center = try waitForValue("the centre opens", timeout: 20) { () -> Window? in
+            watcher.stackingOrder().first { watcher.classHint($0)?.name == "xtoast-center" }
+        }
+        let history = try XToastProcess.run(["--history"], display: nil, environment: environment).stdout
+        #expect(history.split(separator: "\n").filter { $0.contains("summarised") }.count == 12, "\(history)")
+        #expect(try XToastProcess.run(["--center"], display: server.name, environment: environment).status == 0)
+        _ = try watcher.waitForDestroy(center)
     }
 
     @Test func aTimedPauseEndsByItselfWithNobodyRunning() throws {

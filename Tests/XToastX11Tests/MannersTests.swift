@@ -182,10 +182,14 @@ extension OnScreen {
                 player.requestFullscreen(true)
                 _ = try watcher.waitFor("the left monitor covered", timeout: 5) { watch.covered([left, right])[0] ? true : nil }
                 let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.05", "--print-outcome", "--monitor", "0"]
+                // Replayed, not summarised: the order is what is looked at.
+                let (environment, folder) = try replayingAfterQuiet()
+                defer { try? FileManager.default.removeItem(atPath: folder) }
                 // Each one aside before the next starts: the start order is known.
                 var toasts: [XToastProcess] = []
                 for number in 0..<20 {
-                    let toast = try XToastProcess(quick + ["--fullscreen", "delay", "Delayed \(number)"], display: server.name)
+                    let toast = try XToastProcess(
+                        quick + ["--fullscreen", "delay", "Delayed \(number)"], display: server.name, environment: environment)
                     try waitUntilAside(watcher, pid: toast.child.pid)
                     toasts.append(toast)
                 }

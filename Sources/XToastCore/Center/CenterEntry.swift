@@ -45,9 +45,10 @@ public struct CenterEntry: Equatable, Sendable {
     }
 
     /// A script's toast from the history; nil for an application's (the store lists those while
-    /// they are kept) and for one that never showed.
+    /// they are kept) and for one that never showed, unless it was kept from the screen to be
+    /// seen here: by a rule (`popup = false`) or in a summary after quiet.
     public init?(toast entry: HistoryEntry) {
-        guard entry.shown, !entry.notification else { return nil }
+        guard entry.shown || Self.keptUnseen.contains(entry.ending), !entry.notification else { return nil }
         source = .toast(Self.key(of: entry))
         app = Self.toastsGroup
         let plain = { (text: String) in entry.markup ? NotificationMarkup.plain(text) : text }
@@ -56,6 +57,9 @@ public struct CenterEntry: Equatable, Sendable {
         time = entry.time
         (buttons, hasDefaultAction, unread) = ([], false, false)
     }
+
+    /// The endings of toasts that never showed and are listed all the same.
+    static let keptUnseen: Set<String> = ["quiet", Outcome.summarised(opensCenter: false).word(action: false)]
 
     /// The title and text as a row shows them: a text without a title becomes the title.
     static func titleAndText(title: String, text: String) -> (String, String) {

@@ -470,7 +470,7 @@ public enum OptionTable {
         OptionDefinition(
             "after-quiet", value: "kind", scope: .service,
             help:
-                "What applications' notifications that came while toasts were paused make as the pause ends: summary (one toast, \"While you were away: 12\", that opens the centre; they wait there unseen meanwhile) or replay (each shows in turn).",
+                "What the toasts and notifications that waited out quiet (a pause, an inhibition, a locked screen, a film) make as it ends, three or more: summary (one toast, \"While you were away: 12\", that opens the centre, where they are; applications' notifications wait there unseen meanwhile) or replay (each shows in turn). Tagged, urgent ones and those a script waits on show as themselves.",
             default: "summary", values: ["summary", "replay"], current: { $0.afterQuiet.rawValue }
         ) { config, text throws(OptionError) in
             guard let kind = Dispatcher.AfterQuiet(rawValue: text) else {

@@ -9,6 +9,9 @@ public struct AwaySummary: Equatable, Sendable {
     public static let threshold = 3
     /// Applications named at most; the rest are "…".
     public static let namedApps = 5
+    /// How long a summary holds: as long as an application's notification does (the `normal`
+    /// preset's 10 s, docs/notifications.md), whatever the summarising toast asked for itself.
+    public static var hold: DisplayDuration { Style.normal.defaultDuration }
 
     /// How many toasts it stands for.
     public var count: Int

@@ -116,7 +116,7 @@ extension Session {
         let summary = AwaySummary(apps: returners.map(\.away))
         self.summary = summary
         content = summary.content
-        duration = .automatic
+        duration = AwaySummary.hold
         return [.summarise(returners.dropFirst().map(\.ticket))] + showUnlessLocked()
     }
 

@@ -116,3 +116,13 @@ func temporaryPath(_ suffix: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("xtoast-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))\(suffix)")
         .path
 }
+
+/// A config folder (`XDG_CONFIG_HOME`) whose config says `after-quiet = replay`: toasts that
+/// waited out quiet (a pause, a lock, a film) show each in turn, not as one summary. The
+/// environment to run them with, and the folder to remove.
+func replayingAfterQuiet() throws -> (environment: [String: String?], folder: String) {
+    let folder = temporaryPath("-replay")
+    try FileManager.default.createDirectory(atPath: folder + "/xtoast", withIntermediateDirectories: true)
+    try "after-quiet = replay\n".write(toFile: folder + "/xtoast/config", atomically: true, encoding: .utf8)
+    return (["XDG_CONFIG_HOME": folder], folder)
+}
