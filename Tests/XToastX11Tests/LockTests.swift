@@ -36,6 +36,39 @@ extension OnScreen {
             #expect(try osd.wait().stdout == "expired\n")
         }
 
+        /// Issue #30: applications' notifications that waited for the unlock end as one
+        /// summary, not a replay; the ones it stands for stay kept, unseen, for the centre.
+        @Test func notificationsThatWaitedForTheUnlockEndAsOneSummary() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            let bus = try PrivateBus(display: server.name)
+            let locker = try startI3lock(on: server, watcher: watcher)
+            let sent = try bus.run([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus
+                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                for n, app in enumerate(["Signal", "Mail", "Slack", "News"]): server.Notify(app, 0, "", "Message %d" % n, "", [], {}, -1)
+                print("sent")
+                """,
+            ])
+            #expect(sent == "sent\n")
+            // Four applications (one application's would join one toast, a burst): the service hands
+            // them out one at a time, and each finds the lock and stands aside.
+            try waitUntil("four notifications aside", timeout: 30) {
+                watcher.queue().filter { watcher.ticketText($0).contains("pause=aside") }.count == 4
+            }
+            locker.stop()
+            let summary = try #require(try watcher.waitForToasts().first)
+            let list = { try bus.run(["env", "DISPLAY=\(server.name)", try xtoastBinary(), "--list"]) }
+            let listed = try list()
+            #expect(listed.contains("While you were away: 4") && listed.contains("Mail 1, News 1, Signal 1, Slack 1"), "\(listed)")
+            #expect(watcher.mappedToasts() == [summary], "one toast, not a replay")
+            // The three it told are kept at once, unseen; its own once the summary ends.
+            try waitUntil("three kept", timeout: 20) { try list().split(separator: "\n").filter { $0.hasPrefix("kept") }.count == 3 }
+        }
+
         /// A toast up when i3lock comes is withdrawn under it (unmapped, nothing of it over the
         /// locker), its time standing still: back after the unlock, then gone after the rest of
         /// its time (at least 1 s) and its fade.
