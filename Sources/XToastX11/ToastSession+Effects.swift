@@ -161,10 +161,12 @@ extension ToastSession {
     /// each read selects the events of the windows it read.
     private func isCovered() throws(X11Error) -> Bool {
         let targets: [Monitor]
-        if let fresh { targets = fresh.targets } else { targets = try Self.monitors(for: request.monitor, on: display).0 }
+        if let fresh = view.current { targets = fresh.targets } else { targets = try Self.monitors(for: request.monitor, on: display).0 }
         let mask = request.stack ? PropertyChangeMask : NoEventMask
-        return !fullscreenWatch.covered(targets.map(\.rect), watching: watches.contains(.fullscreen) ? mask : nil, asked: fresh?.fullscreen)
-            .contains(false)
+        return !fullscreenWatch.covered(
+            targets.map(\.rect), watching: watches.contains(.fullscreen) ? mask : nil, asked: view.current?.fullscreen
+        )
+        .contains(false)
     }
 
     /// Calls `queued` (`--detach`) once our place is on the server: that takes a round trip,

@@ -12,7 +12,7 @@ extension ToastSession {
             lockWatch.watch()
             // What the server said before the watch began is stale for the look that follows it
             // (an unlock in between would come as no event): that look asks again.
-            fresh = nil
+            view.expire()
         case .withdraw:
             // The toast being replaced too: it stays up until the new one is drawn.
             for windows in [showing, retiring] { windows?.withdraw() }
@@ -28,10 +28,8 @@ extension ToastSession {
     /// start the answers came with the docks' struts; later the monitors are asked again (and,
     /// before a show, kept for it).
     private func lockState() throws(X11Error) -> LockState {
-        let view: StartingView
-        if let fresh { view = fresh } else { view = try askView() }
         // Kept for the show that follows; while a toast is up, its update asks anew.
-        if showing == nil { fresh = view }
+        let view = try self.view.use(keeping: showing == nil, orAsk: askView)
         return lockWatch.state(view.targets.map(\.rect), panels: view.panels.resolve())
     }
 }

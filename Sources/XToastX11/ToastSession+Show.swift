@@ -8,9 +8,7 @@ extension ToastSession {
     /// from it): the view at start if still fresh, or the monitors asked now, kept for `show`.
     /// "Reduce motion" is asked only where motion could be seen at all.
     func lookAtScreen() throws(X11Error) -> Session.Screen {
-        let view: StartingView
-        if let fresh { view = fresh } else { view = try askView() }
-        fresh = view
+        let view = try self.view.use(orAsk: askView)
         let composited = view.composited ?? display.compositorIsRunning()
         let reducesMotion = composited && request.followsReducedMotion && display.reducesMotion(manager: view.settingsManager)
         return Session.Screen(composited: composited, reducesMotion: reducesMotion, replacing: queue.replacedRect != nil)
@@ -43,9 +41,7 @@ extension ToastSession {
         _ content: ToastContent, on timeline: Timeline, composited: Bool, morphingFrom old: Rect?, progress oldProgress: Double?
     ) throws(X11Error) -> WindowSet? {
         let style = request.style
-        let view: StartingView
-        if let fresh { view = fresh } else { view = try askView() }
-        fresh = nil
+        let view = try self.view.take(orAsk: askView)
         let scale = request.scale ?? HiDPI.scale(resources: display.resourceString)
         // The docks' struts were asked with the monitors and have travelled since.
         let targets = view.panels.resolve().apply(to: view.targets, screen: display.screenSize)

@@ -18,9 +18,9 @@ public final class ToastSession {
     /// The machine this carries out, and the order it is run in.
     var driver: SessionDriver
     var session: Session { driver.session }
-    /// What the server said at start, until something makes it stale (a wait, a first show);
-    /// what `lookAtScreen` looked at, for the `show` that follows.
-    var fresh: StartingView?
+    /// What the server said of the screen at start, until something makes it stale (a wait, a
+    /// watch, the first show); what `lookAtScreen` looked at, for the `show` that follows.
+    var view: Freshness<StartingView>
     var compositorEvent: Int32?
     /// What it follows, each started once: the compositor (after the first frame), the
     /// pointer (pause on hover), the windows on top (`watchFullscreen`).
@@ -96,9 +96,10 @@ public final class ToastSession {
         pointer = PointerWatch(display: display, clickThrough: request.clickThrough)
         idleWatch = IdleWatch(display: display)
         lockWatch = LockWatch(display: display)
-        fresh = StartingView(
-            targets: targets, panels: panels, composited: display.owner(compositor) != 0,
-            settingsManager: settingsManager.map(display.owner), fullscreen: rootQuestions)
+        view = Freshness(
+            asked: StartingView(
+                targets: targets, panels: panels, composited: display.owner(compositor) != 0,
+                settingsManager: settingsManager.map(display.owner), fullscreen: rootQuestions))
         let at: Int?
         switch request.delivery {
         case .at(let instant): at = Int(instant)
@@ -203,7 +204,7 @@ public final class ToastSession {
     /// schedule, the pause's end, the zone) and feeds what woke it.
     private func sleep() throws(X11Error) {
         // The pointer may move, monitors may change, while we sleep before showing.
-        if showing == nil { fresh = nil }
+        view.expire()
         let inputDescriptor = input.map { $0.ended ? -1 : $0.descriptor } ?? -1
         // Asleep, the watchdog is off: a frozen toast or a wait for the turn takes as long as it
         // takes.

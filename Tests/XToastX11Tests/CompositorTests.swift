@@ -3,13 +3,16 @@ import Foundation
 import Testing
 
 /// Waits for a ShapeNotify on `window`, which xtoast causes when it switches drawing mode.
-func waitForShapeChange(_ watcher: XWatcher, _ window: Window, timeout: Double = 10) throws {
+/// Returns at a `ShapeNotify` after which `settled` holds: one change of the window's shape
+/// comes as one event for each kind it sets (bounding, input), so the first may be an
+/// earlier change's.
+func waitForShapeChange(_ watcher: XWatcher, _ window: Window, timeout: Double = 10, until settled: () -> Bool = { true }) throws {
     var eventBase: Int32 = 0
     var errorBase: Int32 = 0
     guard XShapeQueryExtension(watcher.display, &eventBase, &errorBase) != 0 else { throw TestFailure("no SHAPE extension") }
     let deadline = Date().addingTimeInterval(timeout)
     while let event = watcher.nextEvent(timeout: deadline.timeIntervalSinceNow) {
-        if event.type == eventBase + ShapeNotify { return }
+        if event.type == eventBase + ShapeNotify && settled() { return }
     }
     throw TestFailure("the window's shape did not change within \(timeout) s")
 }
