@@ -155,3 +155,31 @@ struct AwaySimulationTests {
         }
     }
 }
+
+extension AwaySimulationTests {
+    @Test("A summary that stands aside again before it shows takes in those that came back with it then")
+    func lockedAgainBeforeTheSummaryShows() throws {
+        var world = QueueWorld(seed: 25)
+        world.setPause([0])
+        let toasts = (0..<3).map { _ in world.spawn(tag: nil, away: "Signal") }
+        try world.settle()
+        // The screen locks as the pause ends: the summary finds the lock and stands aside.
+        world.setLock(true)
+        world.setPause(nil)
+        try world.settle()
+        let head = try #require(world.processes.first { $0.session.summary != nil })
+        #expect(head.session.summary?.count == 3 && !head.shown)
+        // Two more come under the lock, stand aside behind it, and come back with it.
+        let late = (0..<2).map { _ in world.spawn(tag: nil, away: "Mail") }
+        try world.settle()
+        world.setLock(false)
+        try world.settle()
+        #expect(showing(world) == [head.index])
+        #expect(head.session.summary?.count == 5, "\(String(describing: head.session.summary))")
+        #expect(head.session.summary?.body == "Signal 3, Mail 2")
+        for index in toasts.dropFirst() + late { #expect(isSummarised(world, index)) }
+        world.finish(head.index)
+        try world.settle()
+        try world.checkEnd()
+    }
+}

@@ -24,7 +24,7 @@ extension QueueWorld {
             processes[index].stoodAside = true
             begin(index, .effect, QueueMember.Step(processes[index].member.standAsideInPlace(), .done))
         case .summarise(let others):
-            processes[index].summarised = others
+            processes[index].summarised += others
             begin(index, .effect, processes[index].member.summarise(others))
         case .lookAgain(let until): armPauseEnd(index, at: until)
         case .standAside(let until):

@@ -486,7 +486,7 @@ public enum OptionTable {
         OptionDefinition(
             "print-outcome", scope: .invocation,
             help:
-                "Print how the toast ended: expired, clicked, action, button (its label on the next line), replaced, dismissed, dropped or terminated."
+                "Print how the toast ended: expired, clicked, action, button (its label on the next line), replaced, dismissed, dropped, summarised (one line of a summary after quiet) or terminated."
         ) { config, _ in config.printOutcome = true },
         OptionDefinition(
             "app", value: "name", scope: .invocation,

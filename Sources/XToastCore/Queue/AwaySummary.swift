@@ -13,23 +13,25 @@ public struct AwaySummary: Equatable, Sendable {
     /// preset's 10 s, docs/notifications.md), whatever the summarising toast asked for itself.
     public static var hold: DisplayDuration { Style.normal.defaultDuration }
 
-    /// How many toasts it stands for.
-    public var count: Int
-    /// "While you were away: 12".
-    public var title: String
-    /// "Signal 8, Mail 4".
-    public var body: String
+    /// The application of each toast it stands for.
+    public var apps: [String]
 
     /// The summary of toasts from these applications, one name each.
-    public init(apps names: [String]) {
+    public init(apps names: [String]) { apps = names }
+
+    /// How many toasts it stands for.
+    public var count: Int { apps.count }
+    /// "While you were away: 12".
+    public var title: String { "While you were away: \(apps.count)" }
+
+    /// "Signal 8, Mail 4": by count, then name.
+    public var body: String {
         var counts: [String: Int] = [:]
-        for name in names { counts[name, default: 0] += 1 }
-        let apps = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        var body = apps.prefix(Self.namedApps).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        if apps.count > Self.namedApps { body += ", …" }
-        count = names.count
-        title = "While you were away: \(names.count)"
-        self.body = body
+        for name in apps { counts[name, default: 0] += 1 }
+        let sorted = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        var body = sorted.prefix(Self.namedApps).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        if sorted.count > Self.namedApps { body += ", …" }
+        return body
     }
 
     /// What a toast shows instead of its own content once it summarises.

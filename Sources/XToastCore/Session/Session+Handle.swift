@@ -111,9 +111,11 @@ extension Session {
     /// (itself first): enough of them show as one summary, this toast's, and the others are told
     /// to end as its lines; its own content is kept unseen with theirs (`AwaySummary`). Fewer
     /// show as themselves, in turn.
+    /// A summary already shown for (it stood aside again before it showed, a lock on the way)
+    /// takes the newly come back in.
     private mutating func comeBack(with returners: [QueueProtocol.Returner]) -> [Effect] {
-        guard returners.count >= AwaySummary.threshold else { return showUnlessLocked() }
-        let summary = AwaySummary(apps: returners.map(\.away))
+        guard summary != nil || returners.count >= AwaySummary.threshold else { return showUnlessLocked() }
+        let summary = AwaySummary(apps: (self.summary?.apps ?? [returners[0].away]) + returners.dropFirst().map(\.away))
         self.summary = summary
         content = summary.content
         duration = AwaySummary.hold
