@@ -8,13 +8,15 @@ SWIFT_FLAGS ?=
 STATIC_CXX = .build/static-c++
 RELEASE_FLAGS = -c release -Xswiftc -static-stdlib -Xlinker -L$(CURDIR)/$(STATIC_CXX) --disable-local-rpath \
   -Xlinker --no-export-dynamic $(LLD_FLAGS)
-# With the toolchain's lld: the functions a toast runs laid out together (startup.order, made
-# by `make startup-order`), and relative relocations packed (DT_RELR, glibc 2.36 and later)
+# With the toolchain's lld: the functions a toast runs laid out together (each function in a
+# section of its own, placed by startup.order, made by `make startup-order`; those it cannot
+# name gathered by startup.ld), and relative relocations packed (DT_RELR, glibc 2.36 and later)
 # instead of 580 KB of them read at every start: 2.3 MB less resident memory in all.
 TOOLCHAIN_BIN := $(shell swift -print-target-info 2>/dev/null | sed -n 's|.*"runtimeResourcePath": "\(.*\)/lib/swift".*|\1/bin|p')
 LLD := $(firstword $(wildcard $(TOOLCHAIN_BIN)/ld.lld) $(shell command -v ld.lld 2>/dev/null))
 RELR := $(shell getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ split($$2, v, "."); if (v[1] > 2 || v[2] >= 36) print "yes" }')
-LLD_FLAGS = $(if $(LLD),-Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(CURDIR)/Sources/xtoast/startup.order \
+LLD_FLAGS = $(if $(LLD),-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
+  -Xlinker --symbol-ordering-file=$(CURDIR)/Sources/xtoast/startup.order -Xlinker -T -Xlinker $(CURDIR)/Sources/xtoast/startup.ld \
   -Xlinker --no-warn-symbol-ordering $(if $(RELR),-Xlinker -z -Xlinker pack-relative-relocs))
 DEMO_PNG ?= xtoast-demo.png
 
@@ -41,7 +43,8 @@ release:
 	@.ci/install-deps build
 	@$(MAKE) --no-print-directory static-c++
 	@# SwiftPM does not see the order file: a newer one means linking again.
-	@if [ Sources/xtoast/startup.order -nt .build/release/xtoast ]; then rm -f .build/release/xtoast; fi
+	@for f in Sources/xtoast/startup.order Sources/xtoast/startup.ld; do \
+	  if [ $$f -nt .build/release/xtoast ]; then rm -f .build/release/xtoast; fi; done
 	swift build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 # swiftc asks for -lstdc++; a linker script of that name in a folder searched first points the

@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "xtoast",
             dependencies: ["XToastCore", "XToastSystem", "XToastRender", "XToastX11", "XToastService"],
-            exclude: ["startup.order"],  // the release link's function order (Makefile)
+            exclude: ["startup.order", "startup.ld"],  // the release link's function order (Makefile)
             swiftSettings: lean
         ),
         .testTarget(name: "XToastCoreTests", dependencies: ["XToastCore"]),

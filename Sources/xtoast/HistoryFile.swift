@@ -54,10 +54,12 @@ enum HistoryFile {
             var (bytes, cut, size) = try readEnd(fd)
             var appended: [UInt8] = []
             var replaced = false
-            for entry in entries {
+            for (index, entry) in entries.enumerated() {
                 switch HistoryStore.recording(entry, in: bytes, cut: cut) {
                 case .append(let line):
-                    bytes += line
+                    // The file grown by the line is what the next entry is decided on, or what is
+                    // written anew; a toast's one entry needs no such copy (twice the file's size).
+                    if replaced || index < entries.count - 1 { bytes += line }
                     appended += line
                 case .replace(let all):
                     (bytes, cut, replaced, appended) = (all, false, true, [])
@@ -236,20 +238,22 @@ enum HistoryFile {
         guard fstat(fd, &status) == 0 else { throw .failed(.current) }
         let size = Int(status.st_size)
         let start = max(0, size - HistoryStore.byteLimit)
-        var bytes = [UInt8](repeating: 0, count: size - start)
-        var done = 0
-        while done < bytes.count {
-            let count: Int
-            switch retryingOnInterrupt({
-                bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(start + done)) }
-            }) {
-            case .success(let read): count = read
-            case .failure(let failure): throw .failed(failure)
+        // Read into the array's own storage: a zeroed buffer and then a copy of what was read
+        // were two more of up to 256 KiB at the end of every toast.
+        var failure: Errno?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size - start) { buffer, done in
+            while done < buffer.count, let base = buffer.baseAddress {
+                switch retryingOnInterrupt({ pread(fd, base + done, buffer.count - done, off_t(start + done)) }) {
+                case .success(0): return
+                case .success(let read): done += read
+                case .failure(let error):
+                    failure = error
+                    return
+                }
             }
-            if count == 0 { break }
-            done += count
         }
-        return (Array(bytes[..<done]), start > 0, size)
+        if let failure { throw .failed(failure) }
+        return (bytes, start > 0, size)
     }
 
     /// Adds `line` at `size`, the end (the lock keeps other writers out). A write cut short (a

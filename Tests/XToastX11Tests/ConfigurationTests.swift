@@ -167,11 +167,15 @@ struct Installation {
         let gone = order.count - found.count
         #expect(gone * 10 <= order.count, "\(gone) of \(order.count) names in startup.order are gone: make startup-order")
         // The linker follows the file where it can move a function: most neighbours in the file
-        // are neighbours in that order in the binary (measured: 0.75 with the order, 0.50 without;
+        // are neighbours in that order in the binary (measured: 0.90 with the order, 0.68 when
+        // the objects were compiled without a section for each function, 0.50 without the order;
         // functions that share a section with others, as much of the standard library does,
-        // stay where they are).
+        // stay where they are). SwiftPM does not compile again when only the flags changed.
         let increasing = zip(found, found.dropFirst()).filter { $0 < $1 }.count
-        #expect(increasing * 100 >= (found.count - 1) * 65, "startup.order was not applied: \(increasing) of \(found.count - 1) in order")
+        #expect(
+            increasing * 100 >= (found.count - 1) * 85,
+            "startup.order was not applied: \(increasing) of \(found.count - 1) in order (objects of an older build? make clean)"
+        )
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])

@@ -98,13 +98,10 @@ public enum HistoryStore {
     /// written anew with the newest entries. An entry with a tag takes the place of the older
     /// ones with that tag (a volume key's toasts are one entry, as they are one toast on screen).
     public static func recording(_ entry: HistoryEntry, in bytes: [UInt8], cut: Bool = false) -> Write {
-        let contents = read(bytes, cut: cut)
         let line = encode(entry)
-        let clean = !cut && contents.garbage == 0 && (bytes.isEmpty || bytes.last == UInt8(ascii: "\n"))
-        let sameTag = entry.tag != nil && contents.entries.contains { $0.tag == entry.tag }
-        if clean && !sameTag && contents.entries.count < 2 * countLimit && bytes.count + line.count <= byteLimit / 2 {
-            return .append(line)
-        }
+        let clean = !cut && (bytes.isEmpty || bytes.last == UInt8(ascii: "\n"))
+        if clean && bytes.count + line.count <= byteLimit / 2 && takesAnother(entry, bytes) { return .append(line) }
+        let contents = read(bytes, cut: cut)
         var kept = Array(contents.entries.filter { entry.tag == nil || $0.tag != entry.tag }.suffix(countLimit - 1)) + [entry]
         var written = kept.flatMap(encode)
         while written.count > byteLimit / 2, kept.count > 1 {
@@ -112,6 +109,18 @@ public enum HistoryStore {
             written = kept.flatMap(encode)
         }
         return .replace(written)
+    }
+
+    /// Whether a clean file's lines all read, are fewer than `2 * countLimit`, and none has
+    /// `entry`'s tag. One line is decoded at a time and none is kept: most toasts append, and
+    /// the decoded entries of a full file were as large again as the file at the toast's end.
+    private static func takesAnother(_ entry: HistoryEntry, _ bytes: [UInt8]) -> Bool {
+        var count = 0
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            guard count < 2 * countLimit - 1, let old = decode(line), entry.tag == nil || old.tag != entry.tag else { return false }
+            count += 1
+        }
+        return true
     }
 
     /// The newest entries first, at most `countLimit`: what `--history` lists.
