@@ -110,7 +110,7 @@ extension Control {
         var (content, shown) = (session.content, session.shownAt != nil)
         if case .summarised = outcome { (content, shown) = (session.plannedContent, false) }
         guard HistoryEntry.isKept(outcome, shown: shown) else { return }
-        let time = Int(shown ? session.shownAt ?? Clock.wall() : Clock.wall())
+        let time = Int((shown ? session.shownAt : nil) ?? Clock.wall())
         var entry = HistoryEntry(content: content, settings: settings, outcome: outcome, shown: shown, time: time)
         entry.notification = notification
         HistoryFile.record(entry)

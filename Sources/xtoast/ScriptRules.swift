@@ -42,7 +42,7 @@ enum ScriptRules {
         case .shown: return nil
         case .dropped: word = Outcome.dropped.word(action: settings.action)
         case .quiet:
-            word = "quiet"
+            word = HistoryEntry.quietEnding
             if settings.inHistory {
                 var entry = HistoryEntry(content: content, settings: settings, outcome: .dropped, shown: false, time: Int(Clock.wall()))
                 entry.ending = word

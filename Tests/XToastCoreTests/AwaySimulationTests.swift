@@ -129,20 +129,12 @@ struct AwaySimulationTests {
         return summaries.count
     }
 
-    @Test("Random ends of a pause with summaries keep every rule", arguments: 0..<20)
-    func randomPauses(seed: UInt64) throws {
+    @Test("Random ends of a pause or a lock with summaries keep every rule", arguments: [false, true], 0..<20)
+    func randomEnds(lock: Bool, seed: UInt64) throws {
         var summaries = 0
         for round in 0..<30 {
-            summaries += try quietThenRandom(seed: 70_000 + seed * 1000 + UInt64(round), lock: false, faults: round % 2 == 0)
-        }
-        #expect(summaries > 0, "the schedules made no summary to check")
-    }
-
-    @Test("Random ends of a lock with summaries keep every rule", arguments: 0..<20)
-    func randomLocks(seed: UInt64) throws {
-        var summaries = 0
-        for round in 0..<30 {
-            summaries += try quietThenRandom(seed: 80_000 + seed * 1000 + UInt64(round), lock: true, faults: round % 2 == 0)
+            let base: UInt64 = lock ? 80_000 : 70_000
+            summaries += try quietThenRandom(seed: base + seed * 1000 + UInt64(round), lock: lock, faults: round % 2 == 0)
         }
         #expect(summaries > 0, "the schedules made no summary to check")
     }

@@ -41,6 +41,6 @@ import Testing
         var server = Asker()
         #expect(view.use(keeping: false) { server.ask() } == 101)
         #expect(view.use(keeping: false) { server.ask() } == 102)
-        #expect(server.asked == 2 && view.description == "stale")
+        #expect(server.asked == 2 && view.current == nil)
     }
 }

@@ -59,7 +59,7 @@ public struct CenterEntry: Equatable, Sendable {
     }
 
     /// The endings of toasts that never showed and are listed all the same.
-    static let keptUnseen: Set<String> = ["quiet", Outcome.summarised(opensCenter: false).word(action: false)]
+    static let keptUnseen: Set<String> = [HistoryEntry.quietEnding, Outcome.summarised(opensCenter: false).word(action: false)]
 
     /// The title and text as a row shows them: a text without a title becomes the title.
     static func titleAndText(title: String, text: String) -> (String, String) {

@@ -5,7 +5,7 @@
 /// Whatever waited makes it stale (the process slept: the pointer may have moved, a monitor
 /// gone, a locker come), and so does a watch begun after it was asked (a change in between
 /// would come as no event). The show takes it: a toast on screen asks afresh for its updates.
-public struct Freshness<View>: CustomStringConvertible {
+public struct Freshness<View> {
     private var fresh: View?
 
     /// `asked`: the view asked at start.
@@ -32,6 +32,4 @@ public struct Freshness<View>: CustomStringConvertible {
 
     /// The process slept, or began to watch for a change: what was asked is stale.
     public mutating func expire() { fresh = nil }
-
-    public var description: String { fresh == nil ? "stale" : "fresh" }
 }

@@ -1,5 +1,9 @@
 /// How `xtoast --history` prints an entry: one line for a person, or a JSON object for a script.
 extension HistoryEntry {
+    /// The ending of one kept from the screen by a rule (`popup = false`), in the history and
+    /// the centre, and `--print-outcome`'s word for it.
+    public static let quietEnding = "quiet"
+
     /// `when  how  [tag] title: text`, one inert line: what came from the file is escaped and
     /// bounded (`TerminalText.line`), a message's line breaks are spaces.
     public func line(when: String) -> String {

@@ -456,7 +456,7 @@ extension Dispatcher: Machine {
         case .dropped:
             return [.closed(id, .dismissed)] + picture + becameIdle(at: now)
         case .quiet:
-            let record = Effect.record(HistoryEntry(notification, ending: "quiet", shown: false))
+            let record = Effect.record(HistoryEntry(notification, ending: HistoryEntry.quietEnding, shown: false))
             // Nothing is kept (`keep-notifications = 0`): in the history alone.
             if limits.kept == 0 { return [record, .closed(id, .expired)] + picture + becameIdle(at: now) }
             kept[id] = notification
