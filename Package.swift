@@ -41,6 +41,8 @@ let package = Package(
         // GIO for the notification service's D-Bus: already loaded with Pango, so no library more.
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CSystem"),
+        // The X tests' own: whether a compositor has redirected the screen yet.
+        .systemLibrary(name: "CXComposite", path: "Tests/CXComposite", pkgConfig: "xcomposite", providers: [.apt(["libxcomposite-dev"])]),
         .target(name: "XToastCore", swiftSettings: lean),
         .target(name: "XToastSystem", dependencies: ["CSystem"], swiftSettings: lean),
         .target(name: "XToastRender", dependencies: ["XToastCore", "XToastSystem", "CCairo"], swiftSettings: lean),
@@ -57,7 +59,7 @@ let package = Package(
         .testTarget(name: "XToastCoreTests", dependencies: ["XToastCore"]),
         .testTarget(name: "XToastSystemTests", dependencies: ["XToastSystem"]),
         .testTarget(name: "XToastRenderTests", dependencies: ["XToastRender", "XToastSystem", "CCairo"]),
-        .testTarget(name: "XToastX11Tests", dependencies: ["XToastCore", "XToastSystem", "XToastX11", "CX11", "CCairo"]),
+        .testTarget(name: "XToastX11Tests", dependencies: ["XToastCore", "XToastSystem", "XToastX11", "CX11", "CXComposite", "CCairo"]),
         // The command's checks, called in-process (`XToastCommand(arguments:)`).
         .testTarget(name: "xtoastTests", dependencies: ["xtoast", "XToastCore"]),
     ]

@@ -1,4 +1,5 @@
 import CX11
+import CXComposite
 import Foundation
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -191,7 +192,54 @@ extension XWatcher {
                 throw TestFailure("the compositor did not \(running ? "start" : "stop") within \(timeout) s")
             }
         }
+        guard running else { return }
+        // picom owns the selection some 90 ms before it redirects the screen; a toast mapped in
+        // between is drawn by the server, without the compositor's shadow, until it does. There
+        // is no event for the redirection: look again until the deadline.
+        let probe = mapProbe()
+        defer { destroyProbe(probe) }
+        while !isRedirected(probe) {
+            guard Date() < deadline else { throw TestFailure("the compositor did not redirect the screen within \(timeout) s") }
+            usleep(2000)
+        }
     }
+
+    /// A 1×1 override-redirect window off the screen's corner, for `isRedirected`.
+    private func mapProbe() -> Window {
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        let probe = XCreateWindow(
+            display, root, -1, -1, 1, 1, 0, Int32(CopyFromParent), UInt32(InputOutput), nil, UInt(CWOverrideRedirect), &attributes)
+        XMapWindow(display, probe)
+        XSync(display, 0)
+        return probe
+    }
+
+    /// Whether `window` is redirected: only then does Composite name a pixmap of it (otherwise
+    /// the request fails, the pixmap does not exist, and asking its size fails too).
+    private func isRedirected(_ window: Window) -> Bool {
+        let pixmap = XCompositeNameWindowPixmap(display, window)
+        var (rootReturn, x, y, width, height, border, depth): (Window, Int32, Int32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0, 0)
+        guard XGetGeometry(display, pixmap, &rootReturn, &x, &y, &width, &height, &border, &depth) != 0 else { return false }
+        XFreePixmap(display, pixmap)
+        return true
+    }
+
+    /// Destroys the probe and forgets what the root told about it, so that no test counts it.
+    private func destroyProbe(_ probe: Window) {
+        XDestroyWindow(display, probe)
+        XSync(display, 0)
+        var event = XEvent()
+        var window = probe
+        while XCheckIfEvent(display, &event, aboutWindow, &window) != 0 {}
+    }
+}
+
+/// `XCheckIfEvent`'s test: whether a notification from the root is about the window `argument`
+/// points to. Create, map, unmap, configure and destroy notifications all hold it second.
+private func aboutWindow(_: OpaquePointer?, _ event: UnsafeMutablePointer<XEvent>?, _ argument: XPointer?) -> Int32 {
+    let window = argument?.withMemoryRebound(to: Window.self, capacity: 1) { $0.pointee }
+    return event?.pointee.xmap.window == window ? 1 : 0
 }
 
 extension XWatcher {
