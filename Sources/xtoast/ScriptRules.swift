@@ -13,7 +13,7 @@ enum ScriptRules {
     static func run(_ commands: [[String]], for content: ToastContent, settings: Configuration, warn: (String) -> Void) {
         guard !commands.isEmpty else { return }
         let request = ScriptToastRules.request(
-            app: settings.app, title: content.title, message: content.message, preset: settings.preset)
+            app: settings.app, category: settings.category, title: content.title, message: content.message, preset: settings.preset)
         let told = RuleCommands.environment(id: 0, request: request, urgency: NotificationToast.urgency(request))
         let environment = Environment.all().filter { !$0.hasPrefix("XTOAST_") } + told
         let seconds = String(Int(Dispatcher.Limits().commandTime))

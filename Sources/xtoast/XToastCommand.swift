@@ -193,7 +193,8 @@ struct XToastCommand {
         for problem in problems.prefix(ConfigurationBuilder.warningsPerSource) {
             warn("\(configFile.path):\(problem.line): \(problem.message)")
         }
-        return ScriptToastRules.verdict(rules, app: request.app, title: request.title, message: message, preset: request.preset)
+        return ScriptToastRules.verdict(
+            rules, app: request.app, category: request.category, title: request.title, message: message, preset: request.preset)
     }
 
     /// Opens the display (when one is needed) and reads the other sources: X resources (from
@@ -279,13 +280,9 @@ struct XToastCommand {
         report += sources.configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
         // `--app NAME`: what the rules do to a notification from NAME with this text.
         if let app = request.app {
-            var notification = NotificationRequest()
-            notification.appName = app
-            let message = parsed.words.joined(separator: " ")
-            (notification.summary, notification.body) = sources.settings.title.map { ($0, message) } ?? (message, "")
-            if let preset = sources.settings.preset, let level = NotifySend.urgencies.firstIndex(of: preset) {
-                notification.hints.urgency = level
-            }
+            let notification = ScriptToastRules.request(
+                app: app, category: request.category, title: sources.settings.title, message: parsed.words.joined(separator: " "),
+                preset: sources.settings.preset)
             let rules = sources.configFile.map { NotificationRule.rules(in: $0.file).rules } ?? []
             report += NotificationRule.explanation(of: rules, for: notification).map { $0 + "\n" }.joined()
         }

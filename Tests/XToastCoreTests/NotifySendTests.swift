@@ -30,6 +30,12 @@ struct NotifySendTests {
                 ]
             ),
             (["-t", "-1", "Default"], ["--preset", "normal", "--markup", "--detach", "--", "Default"]),
+            // The category, for the config file's rules; the hint says the same.
+            (
+                ["-c", "email.arrived", "-a", "mutt", "New mail"],
+                ["--preset", "normal", "--markup", "--app", "mutt", "--category", "email.arrived", "--detach", "--", "New mail"]
+            ),
+            (["-h", "string:category:im", "Hi"], ["--preset", "normal", "--markup", "--category", "im", "--detach", "--", "Hi"]),
             (
                 ["-i", "dialog-information", "Title", "Message"],
                 ["--preset", "normal", "--markup", "--icon", "dialog-information", "--detach", "--title", "Title", "--", "Message"]
@@ -59,7 +65,7 @@ struct NotifySendTests {
             ),
             (
                 ["-h", "byte:urgency:2", "-e", "-c", "device,email", "Urgent"],
-                ["--preset", "critical", "--markup", "--no-history", "--detach", "--", "Urgent"]
+                ["--preset", "critical", "--markup", "--no-history", "--category", "device,email", "--detach", "--", "Urgent"]
             ),
             (["-r", "42", "Replacing"], ["--preset", "normal", "--markup", "--tag", "notify-send-42", "--detach", "--", "Replacing"]),
             (["-w", "Waiting"], ["--preset", "normal", "--markup", "--", "Waiting"]),

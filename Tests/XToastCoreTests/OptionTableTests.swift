@@ -174,7 +174,8 @@ struct OptionTableTests {
     /// either lists its words (from its type) or goes here, so that no closed set is forgotten
     /// by the completions and the docs.
     static let openValueOptions: Set<String> = [
-        "app", "offset", "idle", "font", "foreground", "background", "radius", "padding", "max-width", "max-lines", "fade-in", "fade-out",
+        "app", "category", "offset", "idle", "font", "foreground", "background", "radius", "padding", "max-width", "max-lines", "fade-in",
+        "fade-out",
         "scale", "title", "progress", "tag", "button", "in", "at", "tz", "display", "notification", "keep-notifications",
         "keep-notifications-for", "reply", "reply-placeholder",
     ]
@@ -362,7 +363,7 @@ struct OptionTableTests {
     ]
 
     /// Value options that take any text: a file name, a display, a time zone, a title.
-    static let freeTextOptions: Set<String> = ["tz", "render-png", "display", "config", "title", "app"]
+    static let freeTextOptions: Set<String> = ["tz", "render-png", "display", "config", "title", "app", "category"]
 
     @Test("Bad text is rejected with a message that starts: invalid, what the value is called, the text", arguments: badValues)
     func rejects(name: String, text: String, called: String) throws {

@@ -31,11 +31,17 @@ struct ScriptRuleTests {
                 [rule later]
                 app = backup
                 position = top-right
+
+                [rule mail]
+                category = email
+                sound = message-new-email
                 """)
     ).rules
 
-    static func verdict(app: String? = nil, title: String? = nil, _ message: String, preset: String? = nil) -> RuleVerdict {
-        ScriptToastRules.verdict(rules, app: app, title: title, message: message, preset: preset)
+    static func verdict(
+        app: String? = nil, category: String? = nil, title: String? = nil, _ message: String, preset: String? = nil
+    ) -> RuleVerdict {
+        ScriptToastRules.verdict(rules, app: app, category: category, title: title, message: message, preset: preset)
     }
 
     @Test("Without --app a toast is xtoast's; the message is the summary, or the title over it")
@@ -57,6 +63,14 @@ struct ScriptRuleTests {
         let backup = Self.verdict(app: "backup", "Done")
         #expect(backup.matched == ["backups", "later"])
         #expect(backup.settings == [RuleVerdict.Setting(rule: "later", setting: .init(key: "position", value: "top-right"))])
+    }
+
+    @Test("--category (notify-send's -c) is matched as an application's category hint is")
+    func category() {
+        #expect(Self.verdict(category: "email.arrived", "New mail").matched == ["mail"])
+        #expect(Self.verdict(category: "EMAIL", "New mail").matched == ["mail"])
+        #expect(Self.verdict(category: "emailer", "New mail").matched.isEmpty)
+        #expect(Self.verdict("New mail").matched.isEmpty)
     }
 
     @Test("The urgency is the preset's when it is notify-send's: critical matches urgency = critical")

@@ -59,6 +59,8 @@ public struct Configuration: Sendable {
     public var preset: String?
     /// `--app`: the application a notification is from, for `--print-config`'s rules.
     public var app: String?
+    /// `--category`: the notification's category, for the rules' `category`.
+    public var category: String?
     public var configFile: String?
     public var noConfig = false
     public var mode = Mode.show

@@ -494,6 +494,11 @@ public enum OptionTable {
                 "The application this toast is from, as the config file's [rule NAME] sections match it (app = NAME); without it a script's toast is from xtoast. With --print-config: which rules a toast with this text would match, and what they would do.",
             default: ScriptToastRules.defaultApp
         ) { config, text in config.app = text },
+        OptionDefinition(
+            "category", value: "name", scope: .invocation,
+            help:
+                "The kind of notification this toast is (email.arrived, im.received…), as the config file's rules match it (category = NAME; email matches email.arrived too)."
+        ) { config, text in config.category = text.isEmpty ? nil : text },
         OptionDefinition("json", scope: .invocation, help: "--history and --list print JSON Lines, one object a toast.") {
             config, _ in config.json = true
         },

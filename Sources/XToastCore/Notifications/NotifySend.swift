@@ -62,10 +62,10 @@ public enum NotifySend {
           -u, --urgency=LEVEL         low, normal or critical: the preset of that name (critical
                                       stays until clicked; restyle them in xtoast's config)
           -t, --expire-time=TIME      milliseconds to show (at most a day); 0: until clicked
-          -a, --app-name=APP_NAME     accepted, not shown
+          -a, --app-name=APP_NAME     not shown; the config file's rules match it (app)
           -i, --icon=ICON             an icon name or a file; one that cannot be read is left
                                       out, with a warning
-          -c, --category=TYPE[,TYPE…] accepted, not used
+          -c, --category=TYPE[,TYPE…] the config file's rules match it (category)
           -e, --transient             kept out of the history (xtoast --history)
           -h, --hint=TYPE:NAME:VALUE  int:value:N (a progress bar), string:x-dunst-stack-tag:T and
                                       string:x-canonical-private-synchronous:T (replace in place),
@@ -96,6 +96,8 @@ extension NotifySend {
         var transient = false
         /// `-a`: the rules' `app` (issue #30).
         var appName: String?
+        /// `-c`: the rules' `category`.
+        var category: String?
         var actions: [(name: String, label: String)] = []
         /// How many `-A` options were given: an action without a name is named by its index.
         var actionCount = 0
@@ -121,9 +123,10 @@ extension NotifySend {
             case "transient": transient = true
             case "wait": waits = true
             case "app-name": appName = value.isEmpty ? nil : value
+            case "category": category = value.isEmpty ? nil : value
             case "version": mode = .version
             case "help": mode = .help
-            default: break  // category: nothing to do without a daemon
+            default: break
             }
         }
 
@@ -159,6 +162,7 @@ extension NotifySend {
             case ("urgency", .number(let level)): urgency = NotifySend.urgencies[min(Int(level), 2)]
             case ("transient", .number(let number)): transient = number != 0
             case ("transient", _): transient = hint.text.lowercased() == "true"
+            case ("category", _): category = hint.text.isEmpty ? nil : hint.text
             default: break
             }
         }
@@ -178,6 +182,7 @@ extension NotifySend {
             for action in actions { xtoast += ["--button", action.label] }
             if transient { xtoast.append("--no-history") }
             if let appName { xtoast += ["--app", appName] }
+            if let category { xtoast += ["--category", category] }
             if !waits { xtoast += ["--detach"] }
             // The text is markup: a lone "-" written as a character reference, so that xtoast
             // does not read it as "standard input".

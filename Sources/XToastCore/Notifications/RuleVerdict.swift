@@ -30,25 +30,30 @@ public struct RuleVerdict: Equatable, Sendable {
 }
 
 /// A script's toast as the rules see it (issue #30): a notification from `--app NAME`
-/// (`xtoast` unless given), the title its summary over the message, or the message alone its
-/// summary; its urgency the preset's when that is one of notify-send's (`low`, `normal`,
-/// `critical`), else normal.
+/// (`xtoast` unless given) of `--category NAME`, the title its summary over the message, or the
+/// message alone its summary; its urgency the preset's when that is one of notify-send's (`low`,
+/// `normal`, `critical`), else normal.
 public enum ScriptToastRules {
     /// The app name of a script's toast without `--app`.
     public static let defaultApp = "xtoast"
 
-    public static func request(app: String?, title: String?, message: String, preset: String?) -> NotificationRequest {
+    public static func request(app: String?, category: String? = nil, title: String?, message: String, preset: String?)
+        -> NotificationRequest
+    {
         var request = NotificationRequest()
         request.appName = app ?? defaultApp
+        request.hints.category = category
         (request.summary, request.body) = title.map { ($0, message) } ?? (message, "")
         if let preset, let level = NotifySend.urgencies.firstIndex(of: preset) { request.hints.urgency = level }
         return request
     }
 
     /// The verdict of `rules` on a script's toast.
-    public static func verdict(_ rules: [NotificationRule], app: String?, title: String?, message: String, preset: String?) -> RuleVerdict {
+    public static func verdict(
+        _ rules: [NotificationRule], app: String?, category: String? = nil, title: String?, message: String, preset: String?
+    ) -> RuleVerdict {
         guard !rules.isEmpty else { return RuleVerdict() }
-        let request = request(app: app, title: title, message: message, preset: preset)
+        let request = request(app: app, category: category, title: title, message: message, preset: preset)
         return RuleVerdict(rules, on: request, urgency: NotificationToast.urgency(request))
     }
 }
