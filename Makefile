@@ -133,6 +133,10 @@ pictures: build
 
 # Side by side with the C floors, osd_cat and notify-send + dunst (RUNS=20 by default); then
 # applications' notifications through the service and through dunst.
+# The Swift floor (.ci/bench/floor-swift.swift) is linked as the release build is, but for the
+# order file, which names xtoast's functions.
+bench: export BENCH_SWIFT_LINK = -static-stdlib -L$(CURDIR)/$(STATIC_CXX) -Xlinker --no-export-dynamic \
+  $(if $(LLD),-use-ld=lld $(if $(RELR),-Xlinker -z -Xlinker pack-relative-relocs))
 bench: release
 	@.ci/install-deps bench
 	python3 .ci/bench/bench.py
