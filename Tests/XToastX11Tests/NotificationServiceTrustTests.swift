@@ -57,7 +57,14 @@ extension OnScreen {
                 environment: ["DISPLAY": server.name], stdout: said)
             defer { grabber.stop(with: SIGKILL) }
             // A file another process writes: nothing to wait on but the file.
-            try waitUntil("the server grabbed") { ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("held") }
+            try waitUntil("the server grabbed") {
+                guard ((try? String(contentsOfFile: said, encoding: .utf8)) ?? "").contains("held") else {
+                    // python3-xlib missing, say: the grab will never come.
+                    if !grabber.isRunning { throw TestFailure("the grabbing client ended before it held the server") }
+                    return false
+                }
+                return true
+            }
             let client = try bus.start([
                 "/usr/bin/python3", "-c",
                 Self.client(
