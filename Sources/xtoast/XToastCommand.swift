@@ -278,10 +278,11 @@ struct XToastCommand {
             report += pause.end.map { "# toasts paused for \(Int(Double($0) - now)) s more\n" } ?? "# toasts paused until --resume\n"
         }
         report += sources.configFile.map { "# config file: \($0.path)\n" } ?? "# no config file read\n"
-        // `--app NAME`: what the rules do to a notification from NAME with this text.
-        if let app = request.app {
+        // `--app NAME`, `--category NAME`: what the rules do to a notification from NAME (or a
+        // script's toast) with this text.
+        if request.app != nil || request.category != nil {
             let notification = ScriptToastRules.request(
-                app: app, category: request.category, title: sources.settings.title, message: parsed.words.joined(separator: " "),
+                app: request.app, category: request.category, title: sources.settings.title, message: parsed.words.joined(separator: " "),
                 preset: sources.settings.preset)
             let rules = sources.configFile.map { NotificationRule.rules(in: $0.file).rules } ?? []
             report += NotificationRule.explanation(of: rules, for: notification).map { $0 + "\n" }.joined()

@@ -15,14 +15,18 @@ extension OnScreen {
             app = spam
             drop = true
 
+            [rule mail]
+            category = email
+            popup = false
+
             [rule disk]
             summary = *disk*
             run = sh -c 'printf "%s|%s|%s\\n" "$XTOAST_APP" "$XTOAST_SUMMARY" "$XTOAST_URGENCY" > "$OUT"'
             preset = alert
             """
 
-        /// One kept unseen (in the history as `quiet`), one dropped (nowhere), neither on
-        /// screen; one matched by its text runs its command with its fields and shows in the
+        /// One kept unseen (in the history as `quiet`), by its app or by notify-send's category,
+        /// one dropped (nowhere), none on screen; one matched by its text runs its command with its fields and shows in the
         /// rule's preset.
         @Test func rulesKeepDropRunAndRestyle() throws {
             let (display, watcher) = try prepareSharedDisplay()
@@ -39,6 +43,9 @@ extension OnScreen {
             let dropped = try XToastProcess.run(
                 ["-a", "spam", "Buy now"], display: display, environment: environment, executable: try NotifySendDropIn.link())
             #expect(dropped.status == 0, "\(dropped)")
+            let mail = try XToastProcess.run(
+                ["-c", "email.arrived", "New mail"], display: display, environment: environment, executable: try NotifySendDropIn.link())
+            #expect(mail.status == 0, "\(mail)")
             // Neither showed: the next toast mapped is the one after them.
             let marker = try XToastProcess(
                 ["--duration", "0.3", "--print-outcome", "Disk almost full"], display: display, environment: environment)
@@ -50,9 +57,13 @@ extension OnScreen {
 
             let history = try XToastProcess.run(["--history"], display: display, environment: environment).stdout
             #expect(history.contains("quiet (not shown)  Backup done"), "\(history)")
+            #expect(history.contains("quiet (not shown)  New mail"), "\(history)")
             #expect(!history.contains("Buy now"), "\(history)")
             let explained = try XToastProcess.run(["--print-config", "Disk almost full"], display: display, environment: environment)
             #expect(explained.stdout.contains("# preset alert"), "\(explained.stdout)")
+            let category = try XToastProcess.run(
+                ["--print-config", "--category", "email.arrived", "New mail"], display: display, environment: environment)
+            #expect(category.stdout.contains("# rule mail: matches: popup = false"), "\(category.stdout)")
         }
 
         /// A `--run` toast a rule keeps from the screen still runs its command, with its status.
