@@ -238,8 +238,11 @@ extension XWatcher {
 /// `XCheckIfEvent`'s test: whether a notification from the root is about the window `argument`
 /// points to. Create, map, unmap, configure and destroy notifications all hold it second.
 private func aboutWindow(_: OpaquePointer?, _ event: UnsafeMutablePointer<XEvent>?, _ argument: XPointer?) -> Int32 {
+    guard let event, [CreateNotify, MapNotify, UnmapNotify, ConfigureNotify, DestroyNotify].contains(event.pointee.type) else {
+        return 0
+    }
     let window = argument?.withMemoryRebound(to: Window.self, capacity: 1) { $0.pointee }
-    return event?.pointee.xmap.window == window ? 1 : 0
+    return event.pointee.xmap.window == window ? 1 : 0
 }
 
 extension XWatcher {
