@@ -56,6 +56,33 @@ struct QueueSimulationTests {
         #expect(world.readList(.queue).count < TicketQueue.entryLimit)
     }
 
+    @Test("A ticket ahead whose id a new client behind us got meanwhile is not waited for")
+    func idReusedBehind() throws {
+        var world = QueueWorld(seed: 4)
+        let first = world.spawn(tag: nil)
+        try world.settle()
+        let toast = world.spawn(tag: nil)
+        // The toast has read the queue and is about to ask the ticket ahead of it...
+        try world.step(toast) {
+            guard let talk = $0.processes[toast].conversation, case .ask(.tickets) = talk.next else { return false }
+            return !talk.writes.isEmpty
+        }
+        // ...when that one dies, and a new client gets its id, joins behind the toast, and waits
+        // for it (touching its ticket before the toast listens to it).
+        let id = world.processes[first].ticket
+        world.kill(first)
+        let late = world.spawn(tag: nil, reusing: id)
+        #expect(world.processes[late].ticket == id)
+        try world.step(late) { !$0.isBusy(late) }
+        try world.settle()
+        // Waiting for it would be a circle: it waits for the toast.
+        #expect(world.processes[toast].state == .showing)
+        #expect(world.processes[late].state == .waiting)
+        world.finish(toast)
+        try world.settle()
+        #expect(world.processes[late].state == .showing)
+    }
+
     @Test("A toast missing from the queue joins again")
     func missing() throws {
         var world = QueueWorld(seed: 3)

@@ -167,11 +167,16 @@ struct QueueWorld {
     /// Starts a process: a ticket window, on an id a dead client had or a new one, and its
     /// session, started. `delays`: `--fullscreen delay`.
     @discardableResult
-    /// `away`: its name in a summary after quiet (`Configuration.awayName`), nil: none.
-    mutating func spawn(tag: String?, urgent: Bool = false, delays: Bool = false, away: String? = nil) -> Int {
+    /// `away`: its name in a summary after quiet (`Configuration.awayName`), nil: none. `reusing`:
+    /// the freed id the server gives it (a scripted interleaving), nil: a random choice.
+    mutating func spawn(
+        tag: String?, urgent: Bool = false, delays: Bool = false, away: String? = nil, reusing: UInt? = nil
+    ) -> Int {
         let index = processes.count
         let id: UInt
-        if !freed.isEmpty && random.below(2) == 0 {
+        if let reusing, let freedAt = freed.firstIndex(of: reusing) {
+            id = freed.remove(at: freedAt)
+        } else if !freed.isEmpty && random.below(2) == 0 {
             id = freed.removeLast()
         } else {
             id = nextID
