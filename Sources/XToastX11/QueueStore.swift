@@ -28,7 +28,7 @@ final class QueueStore {
 
     init(
         display: XDisplay, tag: String?, at: Int?, stack: Position?, buttons: [String] = [], urgent: Bool = false,
-        away: String? = nil, said: Listing.Said? = nil, warn: @escaping (String) -> Void
+        away: Ticket.Away? = nil, said: Listing.Said? = nil, warn: @escaping (String) -> Void
     ) {
         self.display = display
         self.warn = warn

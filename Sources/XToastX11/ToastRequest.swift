@@ -40,8 +40,9 @@ public struct ToastRequest: Sendable {
     public var urgent = false
     /// Played as it first shows (`--sound`).
     public var sound: Sound?
-    /// Its name in a summary after quiet (`Configuration.awayName`); nil: it shows as itself.
-    public var away: String?
+    /// Its part of a summary after quiet (`Configuration.awayName`, `--burst`); nil: it shows
+    /// as itself.
+    public var away: Ticket.Away?
 
     public init(
         content: ToastContent, style: Style, duration: DisplayDuration, monitor: MonitorChoice, scale: Double?,

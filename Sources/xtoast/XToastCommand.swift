@@ -367,7 +367,7 @@ struct XToastCommand {
             toast.idleThreshold = settings.style.idleThreshold
             toast.urgent = settings.goesThroughPause
             toast.sound = settings.sound
-            toast.away = settings.awayName(keptByService: caller.isNotificationService)
+            toast.away = settings.awayName(keptByService: caller.isNotificationService).map { Ticket.Away($0, count: settings.burst) }
             if let origin = origins["monitor"], origin.source != .commandLine { toast.monitorOrigin = origin.source.description }
             toast.followsReducedMotion = !parsed.options.contains { $0.definition.name == "animation" }
             if let runCommand {

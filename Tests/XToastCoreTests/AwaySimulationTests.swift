@@ -46,6 +46,21 @@ struct AwaySimulationTests {
         try world.checkEnd()
     }
 
+    @Test("A burst's toast counts for each of its notifications in the summary")
+    func burst() throws {
+        var world = QueueWorld(seed: 22)
+        world.setPause([0])
+        let first = world.spawn(tag: nil, away: "Mail")
+        _ = world.spawn(tag: nil, away: "Signal", awayCount: 4)
+        _ = world.spawn(tag: nil, away: "Mail")
+        try world.settle()
+        world.setPause(nil)
+        try world.settle()
+        let summary = try #require(world.processes[first].session.summary)
+        #expect(summary.title == "While you were away: 6")
+        #expect(summary.body == "Signal 4, Mail 2")
+    }
+
     @Test("Two toasts held show as themselves: fewer than the threshold are no flood")
     func fewShowThemselves() throws {
         var world = QueueWorld(seed: 22)

@@ -1028,8 +1028,10 @@ struct DispatcherBurstTests {
         (request.appName, request.summary, request.body) = ("Signal", "Ana", "see <b>you</b>")
         let toast = NotificationToast(id: 9, request: request, icon: nil).joining(count: 4, tag: "fdn-2")
         #expect(toast.tag == "fdn-2")
-        #expect(Array(toast.arguments.suffix(4)) == ["--title", "Signal · 4 new", "--", "Ana\nsee <b>you</b>"])
+        #expect(Array(toast.arguments.suffix(6)) == ["--burst", "4", "--title", "Signal · 4 new", "--", "Ana\nsee <b>you</b>"])
         #expect(toast.arguments.filter { $0 == "--title" }.count == 1)
+        let again = toast.joining(count: 5)
+        #expect(again.arguments.filter { $0 == "--burst" }.count == 1 && again.arguments.contains("5"))
         #expect(KeptNotifications.isOurs(toast.arguments))
     }
 }

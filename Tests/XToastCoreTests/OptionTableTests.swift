@@ -108,10 +108,10 @@ struct OptionTableTests {
             ])
     }
 
-    @Test("Hidden options (tools for packagers) are invocation-only, so --print-config misses no setting")
+    @Test("Hidden options (tools for packagers, the service's word to its toasts) are invocation-only, so --print-config misses no setting")
     func hiddenOptions() {
         let hidden = OptionTable.all.filter(\.hidden)
-        #expect(hidden.map(\.name) == ["generate-manual", "generate-markdown", "generate-completion"])
+        #expect(hidden.map(\.name) == ["burst", "generate-manual", "generate-markdown", "generate-completion"])
         #expect(hidden.allSatisfy { $0.scope == .invocation })
     }
 
@@ -177,7 +177,7 @@ struct OptionTableTests {
         "app", "category", "offset", "idle", "font", "foreground", "background", "radius", "padding", "max-width", "max-lines", "fade-in",
         "fade-out",
         "scale", "title", "progress", "tag", "button", "in", "at", "tz", "display", "notification", "keep-notifications",
-        "keep-notifications-for", "reply", "reply-placeholder",
+        "keep-notifications-for", "reply", "reply-placeholder", "burst",
     ]
 
     @Test("Every value option lists its words or a file, or is one whose values are numbers or free text")
@@ -325,6 +325,7 @@ struct OptionTableTests {
         ("position", "middle", "position"), ("position", "Top", "position"),
         ("offset", "20", "offset"), ("offset", "1,2,3", "offset"), ("offset", "nan,0", "offset"),
         ("monitor", "", "monitor"),
+        ("burst", "0", "burst"), ("burst", "10000", "burst"), ("burst", "2.5", "burst"),
         ("idle", "-1", "idle"), ("idle", "forever", "idle"), ("idle", "1e9", "idle"),
         ("fullscreen", "hide", "fullscreen policy"), ("fullscreen", "", "fullscreen policy"), ("fullscreen", "Show", "fullscreen policy"),
         ("font", "", "font"), ("font", " \t", "font"), ("font", "Sans 100000", "font"), ("font", "Sans Bold 1001px", "font"),

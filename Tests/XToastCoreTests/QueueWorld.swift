@@ -167,10 +167,12 @@ struct QueueWorld {
     /// Starts a process: a ticket window, on an id a dead client had or a new one, and its
     /// session, started. `delays`: `--fullscreen delay`.
     @discardableResult
-    /// `away`: its name in a summary after quiet (`Configuration.awayName`), nil: none. `reusing`:
+    /// `away`: its name in a summary after quiet (`Configuration.awayName`), nil: none; `awayCount`:
+    /// the notifications it stands for there (a burst's toast). `reusing`:
     /// the freed id the server gives it (a scripted interleaving), nil: a random choice.
     mutating func spawn(
-        tag: String?, urgent: Bool = false, delays: Bool = false, away: String? = nil, reusing: UInt? = nil
+        tag: String?, urgent: Bool = false, delays: Bool = false, away: String? = nil, awayCount: Int = 1,
+        reusing: UInt? = nil
     ) -> Int {
         let index = processes.count
         let id: UInt
@@ -183,7 +185,7 @@ struct QueueWorld {
             nextID += 0x20_0000
         }
         var ticket = Ticket(pid: index + 1, tag: tag)
-        ticket.away = away
+        ticket.away = away.map { Ticket.Away($0, count: awayCount) }
         let member = QueueMember(me: id, ticket: ticket, urgent: urgent)
         windows[id] = Window(owner: index, ticket: member.ticket)
         let plan = Session.Plan(

@@ -45,6 +45,19 @@ struct TicketTests {
         #expect(decoded.map { Array($0.tag?.utf8 ?? "".utf8) } == Array(ticket.tag?.utf8 ?? "".utf8))
     }
 
+    @Test("A toast's part of a summary after quiet: its application, and the notifications of a burst it stands for")
+    func away() {
+        var burst = Ticket(pid: 42, tag: nil)
+        burst.away = Ticket.Away("Signal", count: 3)
+        #expect(burst.encoded == bytes("v=1\npid=42\naway=Signal\naway-count=3\n"))
+        #expect(Ticket(decoding: burst.encoded) == burst)
+        var one = Ticket(pid: 42, tag: nil)
+        one.away = Ticket.Away("Mail")
+        #expect(one.encoded == bytes("v=1\npid=42\naway=Mail\n"), "one is said by saying nothing")
+        // A count without a name counts nothing.
+        #expect(Ticket(decoding: bytes("v=1\npid=42\naway-count=3\n"))?.away == nil)
+    }
+
     @Test(
         "Later versions may add keys; order, blank lines and a missing final newline don't matter",
         arguments: [
@@ -72,6 +85,9 @@ struct TicketTests {
             "v=1\npid=42\ntag=a\tb\n", "v=1\npid=42\ntag=\u{1b}[31m\n", "v=1\npid=42\ntag=a\rb\n",
             "v=1\npid=42\ntag=" + String(repeating: "x", count: Ticket.tagLimit + 1) + "\n",
             "v=1\npid=42\ntag=" + String(repeating: "é", count: Ticket.tagLimit / 2 + 1) + "\n",  // 258 bytes, 129 characters
+            // A summary's count
+            "v=1\npid=42\naway=Signal\naway-count=0\n", "v=1\npid=42\naway=Signal\naway-count=-3\n",
+            "v=1\npid=42\naway=Signal\naway-count=10000\n", "v=1\npid=42\naway=Signal\naway-count=3x\n",
             // Lines
             "v=1\npid=42\nhello\n", "v=1\npid=42\ntag\n", "v=1 pid=42\n", "v=1\r\npid=42\r\n",
         ])

@@ -69,6 +69,35 @@ extension OnScreen {
             try waitUntil("three kept", timeout: 20) { try list().split(separator: "\n").filter { $0.hasPrefix("kept") }.count == 3 }
         }
 
+        /// A burst's toast ("Signal · 3 new") that waited for the unlock counts for each of its
+        /// notifications in the summary, not once.
+        @Test func aBurstThatWaitedForTheUnlockCountsForEachOfItsNotifications() throws {
+            let server = try PrivateXServer(width: 3840, height: 1080)
+            let watcher = try XWatcher(display: server.name)
+            let bus = try PrivateBus(display: server.name)
+            let locker = try startI3lock(on: server, watcher: watcher)
+            let sent = try bus.run([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus
+                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                for n, app in enumerate(["Signal", "Signal", "Signal", "Mail", "News"]): server.Notify(app, 0, "", "Message %d" % n, "", [], {}, -1)
+                print("sent")
+                """,
+            ])
+            #expect(sent == "sent\n")
+            // Signal's three join one toast, which says so on its ticket.
+            try waitUntil("three toasts aside, the burst's whole", timeout: 30) {
+                let aside = watcher.queue().map { watcher.ticketText($0) }.filter { $0.contains("pause=aside") }
+                return aside.count == 3 && aside.contains { $0.contains("away-count=3") } && !aside.contains { $0.contains("away-count=2") }
+            }
+            locker.stop()
+            _ = try watcher.waitForToasts()
+            let listed = try bus.run(["env", "DISPLAY=\(server.name)", try xtoastBinary(), "--list"])
+            #expect(listed.contains("While you were away: 5") && listed.contains("Signal 3, Mail 1, News 1"), "\(listed)")
+        }
+
         /// A toast up when i3lock comes is withdrawn under it (unmapped, nothing of it over the
         /// locker), its time standing still: back after the unlock, then gone after the rest of
         /// its time (at least 1 s) and its fade.

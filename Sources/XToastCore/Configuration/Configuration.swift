@@ -61,6 +61,9 @@ public struct Configuration: Sendable {
     public var app: String?
     /// `--category`: the notification's category, for the rules' `category`.
     public var category: String?
+    /// `--burst`: how many notifications the toast stands for (a burst's, "Signal · 3 new"), as
+    /// a summary after quiet counts it.
+    public var burst = 1
     public var configFile: String?
     public var noConfig = false
     public var mode = Mode.show

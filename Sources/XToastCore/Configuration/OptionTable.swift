@@ -499,6 +499,13 @@ public enum OptionTable {
             help:
                 "The kind of notification this toast is (email.arrived, im.received…), as the config file's rules match it (category = NAME; email matches email.arrived too)."
         ) { config, text in config.category = text.isEmpty ? nil : text },
+        OptionDefinition(
+            "burst", value: "count", scope: .invocation,
+            help: "How many notifications this toast stands for in a summary after quiet (the notification service's bursts).",
+            hidden: true
+        ) { config, text throws(OptionError) in
+            config.burst = Int(try number(text, "burst", 1...Double(Ticket.awayCountLimit), whole: true))
+        },
         OptionDefinition("json", scope: .invocation, help: "--history and --list print JSON Lines, one object a toast.") {
             config, _ in config.json = true
         },

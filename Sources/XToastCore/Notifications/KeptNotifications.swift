@@ -87,6 +87,7 @@ public enum KeptNotifications {
     /// The options of an invocation's scope that `NotificationToast` writes.
     static let serviceOptions: Set<String> = [
         "print-outcome", "preset", "tag", "markup", "app", "title", "no-history", "button", "action", "reply", "reply-placeholder",
+        "burst",
     ]
 
     private static func escape(_ value: String) -> String { HistoryStore.escape(value) }

@@ -180,7 +180,9 @@ public struct NotificationToast: Equatable, Sendable {
         var toast = self
         guard let end = arguments.lastIndex(of: "--") else { return self }
         var options = Array(arguments[..<end])
-        while let index = options.firstIndex(of: "--title"), index + 1 < options.count { options.removeSubrange(index...(index + 1)) }
+        for option in ["--title", "--burst"] {
+            while let index = options.firstIndex(of: option), index + 1 < options.count { options.removeSubrange(index...(index + 1)) }
+        }
         if let replaced, let index = options.firstIndex(of: "--tag"), index + 1 < options.count {
             options[index + 1] = replaced
             toast.tag = replaced
@@ -189,6 +191,8 @@ public struct NotificationToast: Equatable, Sendable {
         let message = [NotificationMarkup.escape(summary), hasBody ? body : ""].filter { !$0.isEmpty }.joined(separator: "\n")
         toast.arguments =
             options + [
+                // Counted so in a summary after quiet too.
+                "--burst", String(min(count, Ticket.awayCountLimit)),
                 "--title", NotificationMarkup.escape("\(app) · \(count) new"), "--",
                 message.isEmpty ? NotificationMarkup.escape(app) : message,
             ]

@@ -13,21 +13,29 @@ public struct AwaySummary: Equatable, Sendable {
     /// preset's 10 s, docs/notifications.md), whatever the summarising toast asked for itself.
     public static var hold: DisplayDuration { Style.normal.defaultDuration }
 
-    /// The application of each toast it stands for.
-    public var apps: [String]
+    /// How many notifications came from each application.
+    public private(set) var counts: [String: Int] = [:]
 
     /// The summary of toasts from these applications, one name each.
-    public init(apps names: [String]) { apps = names }
+    public init(apps names: [String]) {
+        for name in names { add(Ticket.Away(name)) }
+    }
 
-    /// How many toasts it stands for.
-    public var count: Int { apps.count }
+    /// The summary of one toast's part so far.
+    public init(_ first: Ticket.Away) { add(first) }
+
+    /// Counts one more toast's part: a burst's toast stands for all of its notifications.
+    public mutating func add(_ away: Ticket.Away) {
+        counts[away.name, default: 0] += away.count
+    }
+
+    /// How many notifications it stands for.
+    public var count: Int { counts.values.reduce(0, +) }
     /// "While you were away: 12".
-    public var title: String { "While you were away: \(apps.count)" }
+    public var title: String { "While you were away: \(count)" }
 
     /// "Signal 8, Mail 4": by count, then name.
     public var body: String {
-        var counts: [String: Int] = [:]
-        for name in apps { counts[name, default: 0] += 1 }
         let sorted = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         var body = sorted.prefix(Self.namedApps).map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if sorted.count > Self.namedApps { body += ", …" }

@@ -30,9 +30,9 @@ public enum QueueProtocol {
     /// A toast that waited out quiet, as its ticket says: its window and its `away=` name.
     public struct Returner: Equatable, Sendable {
         public var ticket: UInt
-        public var away: String
+        public var away: Ticket.Away
 
-        public init(ticket: UInt, away: String) {
+        public init(ticket: UInt, away: Ticket.Away) {
             self.ticket = ticket
             self.away = away
         }

@@ -10,6 +10,8 @@ public struct Ticket: Equatable, Sendable {
     public static let tagLimit = 256
     /// `--button` may be given this many times.
     public static let buttonLimit = 8
+    /// The most notifications one toast stands for in a summary after quiet (`away-count=`).
+    public static let awayCountLimit = 9999
 
     public var pid: Int
     public var tag: String?
@@ -21,10 +23,22 @@ public struct Ticket: Equatable, Sendable {
     public var pause: PauseMark?
     /// The labels of its buttons (`--button`), for `xtoast --press LABEL`.
     public var buttons: [String] = []
-    /// The name it goes under in a summary after quiet (`away=`, its application's): a toast
-    /// that may end as one line of "While you were away" once a pause, an inhibition, a locked
-    /// screen or a film it waited for ends (see `AwaySummary`); nil: it shows as itself.
-    public var away: String?
+    /// What it counts for in a summary after quiet (`away=`, `away-count=`): a toast that may
+    /// end as part of "While you were away" once a pause, an inhibition, a locked screen or a
+    /// film it waited for ends (see `AwaySummary`); nil: it shows as itself.
+    public var away: Away?
+
+    /// A toast's part of a summary after quiet: its application's name, and how many
+    /// notifications it stands for (a burst's toast, "Signal · 3 new", stands for 3).
+    public struct Away: Equatable, Sendable {
+        public var name: String
+        public var count: Int
+
+        public init(_ name: String, count: Int = 1) {
+            self.name = name
+            self.count = count
+        }
+    }
 
     /// A ticket's word on a pause (`pause=`), for the toasts behind it (docs/protocol.md).
     public enum PauseMark: String, Sendable {
@@ -63,7 +77,10 @@ public struct Ticket: Equatable, Sendable {
         if let stack { text += "stack=\(stack.rawValue)\n" }
         if let pause { text += "pause=\(pause.rawValue)\n" }
         for button in buttons { text += "button=\(button)\n" }
-        if let away { text += "away=\(away)\n" }
+        if let away {
+            text += "away=\(away.name)\n"
+            if away.count != 1 { text += "away-count=\(away.count)\n" }
+        }
         return Array(text.utf8)
     }
 
@@ -79,6 +96,7 @@ public struct Ticket: Equatable, Sendable {
         var pause: PauseMark?
         var buttons: [String] = []
         var away: String?
+        var awayCount = 1
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             // By scalar, not by Character: a tag may start with a combining mark or a joiner,
             // which would fuse with the "=" into one Character and hide it.
@@ -107,13 +125,16 @@ public struct Ticket: Equatable, Sendable {
             case "away":
                 guard Ticket.isValidTag(value) else { return nil }
                 away = value
+            case "away-count":
+                guard let count = Int(value), (1...Ticket.awayCountLimit).contains(count) else { return nil }
+                awayCount = count
             default: continue  // a later version's key: ignored, not fatal
             }
         }
         guard version == Ticket.version, let pid, pid > 0 else { return nil }
         self.init(pid: pid, tag: tag, at: at, stack: stack, pause: pause)
         self.buttons = buttons
-        self.away = away
+        self.away = away.map { Away($0, count: awayCount) }
     }
 
     /// A tag is 1 to 256 bytes of UTF-8 without control characters (C0, DEL or C1): it is

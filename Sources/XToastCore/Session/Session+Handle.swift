@@ -115,7 +115,8 @@ extension Session {
     /// takes the newly come back in.
     private mutating func comeBack(with returners: [QueueProtocol.Returner]) -> [Effect] {
         guard summary != nil || returners.count >= AwaySummary.threshold else { return showUnlessLocked() }
-        let summary = AwaySummary(apps: (self.summary?.apps ?? [returners[0].away]) + returners.dropFirst().map(\.away))
+        var summary = self.summary ?? AwaySummary(returners[0].away)
+        for returner in returners.dropFirst() { summary.add(returner.away) }
         self.summary = summary
         content = summary.content
         duration = AwaySummary.hold
