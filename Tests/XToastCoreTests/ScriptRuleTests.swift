@@ -71,6 +71,10 @@ struct ScriptRuleTests {
         #expect(Self.verdict(category: "EMAIL", "New mail").matched == ["mail"])
         #expect(Self.verdict(category: "emailer", "New mail").matched.isEmpty)
         #expect(Self.verdict("New mail").matched.isEmpty)
+        // notify-send's -c takes a list: any of its kinds matches.
+        #expect(Self.verdict(category: "device,email.arrived", "New mail").matched == ["mail"])
+        #expect(Self.verdict(category: "device, email", "New mail").matched == ["mail"])
+        #expect(Self.verdict(category: "device,emailer", "New mail").matched.isEmpty)
     }
 
     @Test("The urgency is the preset's when it is notify-send's: critical matches urgency = critical")

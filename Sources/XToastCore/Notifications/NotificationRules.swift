@@ -73,11 +73,11 @@ public struct NotificationRule: Equatable, Sendable {
                 guard Glob.matches(wanted, String(text.prefix(Self.globbedText)).lowercased()) else { return key }
                 continue
             default:
-                // "email" is "email", "email.arrived", "email.bounced".
-                if let category = request.hints.category?.lowercased(), category == wanted || category.hasPrefix(wanted + ".") {
-                    continue
-                }
-                return key
+                // "email" is "email", "email.arrived", "email.bounced"; notify-send's
+                // `-c device,email` is either.
+                let categories = (request.hints.category?.lowercased() ?? "").split(separator: ",").map { $0.trimmingSpaces }
+                guard categories.contains(where: { $0 == wanted || $0.hasPrefix(wanted + ".") }) else { return key }
+                continue
             }
             guard given?.lowercased() == wanted else { return key }
         }

@@ -24,7 +24,7 @@ public struct RuleKey: Sendable {
         RuleKey(
             "app", "name", .match,
             "The application: the app_name it sends (not x-kde-display-appname); a script's toast is --app's, or xtoast."),
-        RuleKey("category", "name", .match, "The category hint; email also matches email.arrived."),
+        RuleKey("category", "name", .match, "The category hint; email also matches email.arrived, and one of a list (device,email)."),
         RuleKey(
             "urgency", "level", .match, "low, normal or critical (a script's toast: its preset when it is one of these, else normal).",
             values: NotifySend.urgencies),
