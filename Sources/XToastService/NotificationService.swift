@@ -86,7 +86,9 @@ public final class NotificationService {
     /// The clients holding inhibitions (`Inhibit`), by bus name, and the last cookie given.
     var inhibitors: [String: Inhibitor] = [:]
     var nextCookie: UInt32 = 0
-    private var ownerID: guint = 0
+    var ownerID: guint = 0
+    /// The name taken back after its release (`ownsName`): the watch on its loss; 0: none.
+    var reclaimedNameWatch: guint = 0
     private var timer: guint = 0
     private var displayWatch: guint = 0
     private var acquired = false
@@ -142,7 +144,7 @@ public final class NotificationService {
         if displayWatch != 0 { g_source_remove(displayWatch) }
         if recordingSource != 0 { g_source_remove(recordingSource) }
         recordNow()
-        if ownerID != 0 { g_bus_unown_name(ownerID) }
+        releaseName()
         if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
         connection = nil
         if ending.status != 0 || ending.message != nil { throw ending }
@@ -246,15 +248,6 @@ public final class NotificationService {
         }
     }
 
-    /// Gives the name up, waiting for the bus's answer (GIO asks synchronously): from then on a
-    /// `Notify` starts a new service, and every call sent before has reached this one, which
-    /// keeps its own hold on the connection to answer them (GIO lets go of its own).
-    private func releaseName() {
-        guard ownerID != 0 else { return }
-        g_bus_unown_name(ownerID)
-        ownerID = 0
-    }
-
     fileprivate func released() { feed(.released) }
 
     /// Writes what waits for the history (a second after the first, or as the service ends).
@@ -321,7 +314,7 @@ public final class NotificationService {
 
     fileprivate func busClosed() { stop(1, "the session bus closed the connection") }
 
-    fileprivate func nameLost(_ connection: OpaquePointer?) {
+    func nameLost(_ connection: OpaquePointer?) {
         guard let connection else {
             stop(1, "cannot connect to the session bus (is DBUS_SESSION_BUS_ADDRESS set?)")
             return
@@ -377,6 +370,7 @@ public final class NotificationService {
         switch method {
         case "Notify":
             guard let parameters else { return }
+            guard ownsName() else { return passOn(parameters, invocation) }
             let request = VariantReading.request(parameters)
             let id = id(replacing: request.replacesID)
             // Answered first: whatever the notification costs to take in, the caller never waits
@@ -394,6 +388,7 @@ public final class NotificationService {
             // A notification that is gone already is not an error (as in dunst and GNOME).
             feed(.close(id))
         case "Inhibit":
+            guard ownsName() else { return Self.refuseWhileLeaving(invocation) }
             inhibit(invocation)
         case "UnInhibit":
             uninhibit(parameters.map { VariantReading.uint32($0, at: 0) } ?? 0)
@@ -570,7 +565,7 @@ public final class NotificationService {
 }
 
 /// The running service, for GLib's C callbacks (one per process).
-nonisolated(unsafe) private var service: NotificationService?
+nonisolated(unsafe) var service: NotificationService?
 
 private let onBusAcquired: GBusAcquiredCallback = { connection, _, _ in
     if let connection { service?.registered(on: connection) }

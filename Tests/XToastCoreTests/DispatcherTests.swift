@@ -334,6 +334,42 @@ struct DispatcherTests {
         #expect(late.effects.last == .exit)
     }
 
+    @Test("A call that needs the name after its release: taken back, the service serves on, and leaves again when idle")
+    func reclaimed() {
+        var v = VirtualService()
+        #expect(!v.dispatcher.hasReleasedName)
+        v.advance(to: 30)
+        #expect(v.dispatcher.hasReleasedName, "releasing")
+        v.send(.released)
+        #expect(v.dispatcher.hasReleasedName, "leaving")
+        v.advance(to: 30.5)
+        v.send(.reclaimed)
+        #expect(!v.dispatcher.hasReleasedName)
+        v.notify(9)
+        v.queued(9)
+        v.end(9)
+        let ended = v.now
+        v.advance(to: 45)
+        #expect(!v.effects.contains(.exit), "serving: no linger ends it")
+        v.effects = []
+        v.advance(to: ended + v.dispatcher.limits.idleTime - 0.1)
+        #expect(!v.effects.contains(.releaseName))
+        v.advance(to: ended + v.dispatcher.limits.idleTime)
+        #expect(v.effects.contains(.releaseName), "idle again for the idle time")
+        // Taken back with nothing to do, it is idle at once.
+        var idle = VirtualService()
+        idle.advance(to: 30)
+        idle.send(.reclaimed)
+        idle.effects = []
+        idle.advance(to: 60)
+        #expect(idle.effects.contains(.releaseName))
+        // Serving, the word changes nothing.
+        var serving = VirtualService()
+        serving.send(.reclaimed)
+        serving.advance(to: 29.9)
+        #expect(!serving.effects.contains(.releaseName))
+    }
+
     @Test("Processes that cannot start: what waits is closed, not kept for ever")
     func cannotStart() {
         var v = VirtualService()

@@ -256,6 +256,74 @@ extension OnScreen {
             _ = watcher
         }
 
+        /// A Notify that reaches the service after it gave its name up (stopped past its idle
+        /// time: the release comes first when it wakes) reaches an application that hears the
+        /// service as libnotify does, by the name's owner: `notify-send --wait` hears its end. The
+        /// service takes the name back and serves on under it; a signal from a process that no
+        /// longer owns the name would reach no such client.
+        @Test func aCallThatCameAfterTheReleaseIsServedUnderTheName() throws {
+            let server = try PrivateXServer()
+            let watcher = try XWatcher(display: server.name)
+            let bus = try PrivateBus(display: server.name)
+            _ = try bus.run(["notify-send", "-w", "-t", "100", "Wakes the service"])
+            let owner = try bus.run([
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.freedesktop.Notifications",
+            ])
+            let service = try #require(Int32(owner.split(separator: " ").last?.filter(\.isNumber) ?? ""), "\(owner)")
+            kill(service, SIGSTOP)
+            let client = try bus.start(["notify-send", "-w", "-t", "200", "Sent as the service leaves"])
+            // Past the service's idle time (2 s) while it is stopped.
+            Thread.sleep(forTimeInterval: 3)
+            kill(service, SIGCONT)
+            let heard = Result { try client.finish(timeout: 20) }
+            #expect(throws: Never.self, "notify-send -w never heard its end") { try heard.get() }
+            _ = watcher
+        }
+
+        /// A Notify that reaches the service after it gave its name up, when another service
+        /// has the name by then, is passed on to that one and answered with its id: never shown
+        /// by a process whose signals no client would hear. An `Inhibit` there is refused.
+        @Test func aCallThatCameAfterAnotherServiceTookTheNameIsPassedOn() throws {
+            let server = try PrivateXServer()
+            let bus = try PrivateBus(display: server.name)
+            let heard = try bus.run([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus, dbus.service, dbus.mainloop.glib, sys
+                from gi.repository import GLib
+                dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+                bus = dbus.SessionBus()
+                name, path = "org.freedesktop.Notifications", "/org/freedesktop/Notifications"
+                bus.get_object(name, path).GetServerInformation(dbus_interface=name)
+                old = bus.get_name_owner(name)
+                class Other(dbus.service.Object):
+                    @dbus.service.method(name, in_signature="susssasa{sv}i", out_signature="u")
+                    def Notify(self, app, replaces, icon, summary, body, actions, hints, timeout): return 4242
+                loop = GLib.MainLoop()
+                def refused(error): print("refused" if "ask again" in str(error) else error, flush=True); loop.quit()
+                def held(cookie): print("held", int(cookie), flush=True); loop.quit()
+                def answered(id):
+                    print(int(id), flush=True)
+                    # An Inhibit there would hold nothing its UnInhibit could reach: refused.
+                    bus.get_object(old, path).Inhibit("late", "", {}, dbus_interface=name, reply_handler=held, error_handler=refused)
+                def failed(error): print("error", error, flush=True); loop.quit()
+                def changed(changed_name, before, after):
+                    if changed_name != name or before != old or after != "": return
+                    # Released, and still lingering: another service takes the name, and the
+                    # old one hears a Notify from a client that had not heard of the release.
+                    global other
+                    other = (dbus.service.BusName(name, bus, do_not_queue=True), Other(bus, path))
+                    bus.get_object(old, path).Notify("late", 0, "", "Passed on", "", [], {}, -1, dbus_interface=name,
+                                                     reply_handler=answered, error_handler=failed)
+                bus.add_signal_receiver(changed, "NameOwnerChanged", "org.freedesktop.DBus", "org.freedesktop.DBus")
+                GLib.timeout_add_seconds(20, lambda: (print("no release"), loop.quit()))
+                loop.run()
+                """,
+            ])
+            #expect(heard == "4242\nrefused\n")
+        }
+
         /// A picture within the bounds (2364×2364 of noise, under 4096² and 16 MiB) is the
         /// notification's: it shows and expires (1), never closed as failed (4). A `replaces_id`
         /// that was never given gets a new id.

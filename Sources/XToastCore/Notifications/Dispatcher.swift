@@ -32,7 +32,10 @@
 ///   next one acts on. Kept notifications hold no process and keep no service running.
 /// - Leaving: nothing to do for `idleTime`, the service releases its name; a call that came
 ///   before the release, or within `linger` after it, is still served, and the service exits
-///   once nothing is left.
+///   once nothing is left. One that leaves something for later (a `Notify`'s signals, an
+///   `Inhibit`'s `UnInhibit`) needs the name: the bus gives a signal from a process that does
+///   not own it to no client that listens by the name (libnotify's), and later calls go to the
+///   name's owner. The service takes the name back first (`reclaimed`) and serves on.
 public struct Dispatcher: Sendable {
     /// The bounds, each with the setting it comes from.
     public struct Limits: Equatable, Sendable {
@@ -174,6 +177,9 @@ public struct Dispatcher: Sendable {
         case tick
         /// The name is released, and the calls sent before the release are handled.
         case released
+        /// The name is the service's again: a call that leaves something for later came after
+        /// the release (see `hasReleasedName`). It serves on.
+        case reclaimed
         /// The X display is gone: nothing can show any more.
         case displayGone
         /// A rule's command ended (the answer to `runCommand`, at its end).
@@ -303,6 +309,15 @@ public struct Dispatcher: Sendable {
     /// Nothing shows or waits (a spare is no work).
     public var isEmpty: Bool { entries.isEmpty && commands.running.isEmpty && quiet.inhibitions.isEmpty }
 
+    /// Whether the service has given its name up (or is giving it up): a call that leaves
+    /// something for later takes it back first (`reclaimed`).
+    public var hasReleasedName: Bool {
+        switch phase {
+        case .releasing, .leaving: true
+        case .serving, .finished: false
+        }
+    }
+
     /// The place of notification `id`, nil when it is not alive.
     public func place(of id: UInt32) -> Place? { entries[id]?.place }
 
@@ -365,6 +380,10 @@ extension Dispatcher: Machine {
             return ended(pid, report: report, status: status, at: now)
         case .tick:
             return tick(at: now)
+        case .reclaimed:
+            guard hasReleasedName else { return [] }
+            phase = .serving(idleSince: nil)
+            return becameIdle(at: now)
         case .released:
             guard phase == .releasing else { return [] }
             phase = .leaving(until: now + limits.linger)
