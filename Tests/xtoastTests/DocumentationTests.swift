@@ -23,7 +23,8 @@ struct DocumentationTests {
         let manEntry = String(option.synopsis.prefix { $0 != " " }).replacingAll("-", with: "\\-")
         return [
             "help": Documentation.help.contains("  \(option.synopsis)"),
-            "man page": Documentation.manual.contains(".TP\n\\fB\(manEntry)"),
+            // Its end too: --burst is not --bursts.
+            "man page": Documentation.manual.contains(".TP\n\\fB\(manEntry)\\fR"),
             "options.md": Documentation.markdown.contains("| `\(option.synopsis)` |"),
             "bash": bashOptions?.contains("--\(name)") == true,
             "zsh": zsh.contains("'--\(name)[") || zsh.contains("'--\(name)=") || zsh.contains(",--\(name)}")
