@@ -65,6 +65,8 @@ extension NotificationService {
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.Failed", "the service is leaving")
             return
         }
+        // The service stays until the answer is passed back (at most the call's timeout).
+        feed(.passingOn(true))
         g_dbus_connection_call(
             connection, Self.busName, Self.objectPath, Self.busName, "Notify", parameters, variantType("(u)"),
             G_DBUS_CALL_FLAGS_NONE, Self.nameCallTimeout, nil, onPassedOn, invocation.map { UnsafeMutableRawPointer($0) })
@@ -91,4 +93,5 @@ private let onPassedOn: GAsyncReadyCallback = { source, result, invocation in
         g_dbus_method_invocation_return_gerror(invocation, error)
         g_error_free(error)
     }
+    service?.feed(.passingOn(false))
 }

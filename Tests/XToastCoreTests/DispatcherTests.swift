@@ -363,6 +363,15 @@ struct DispatcherTests {
         idle.effects = []
         idle.advance(to: 60)
         #expect(idle.effects.contains(.releaseName))
+        // A call passed on to the service that has the name now keeps it until its answer.
+        var passing = VirtualService()
+        passing.advance(to: 30)
+        passing.send(.released)
+        passing.send(.passingOn(true))
+        passing.advance(to: 35)
+        #expect(!passing.effects.contains(.exit), "the answer is still to come")
+        passing.send(.passingOn(false))
+        #expect(passing.effects.last == .exit)
         // Serving, the word changes nothing.
         var serving = VirtualService()
         serving.send(.reclaimed)

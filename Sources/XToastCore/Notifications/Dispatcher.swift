@@ -180,6 +180,9 @@ public struct Dispatcher: Sendable {
         /// The name is the service's again: a call that leaves something for later came after
         /// the release (see `hasReleasedName`). It serves on.
         case reclaimed
+        /// A call that came after the release was passed on to the service that has the name
+        /// now (`true`), or its answer came back (`false`): until then the service stays.
+        case passingOn(Bool)
         /// The X display is gone: nothing can show any more.
         case displayGone
         /// A rule's command ended (the answer to `runCommand`, at its end).
@@ -307,7 +310,10 @@ public struct Dispatcher: Sendable {
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     /// Nothing shows or waits (a spare is no work).
-    public var isEmpty: Bool { entries.isEmpty && commands.running.isEmpty && quiet.inhibitions.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty && commands.running.isEmpty && quiet.inhibitions.isEmpty && passingOn == 0 }
+
+    /// Calls passed on to the service that has the name now, not answered yet.
+    public private(set) var passingOn = 0
 
     /// Whether the service has given its name up (or is giving it up): a call that leaves
     /// something for later takes it back first (`reclaimed`).
@@ -383,6 +389,9 @@ extension Dispatcher: Machine {
         case .reclaimed:
             guard hasReleasedName else { return [] }
             phase = .serving(idleSince: nil)
+            return becameIdle(at: now)
+        case .passingOn(let started):
+            passingOn = max(0, passingOn + (started ? 1 : -1))
             return becameIdle(at: now)
         case .released:
             guard phase == .releasing else { return [] }
