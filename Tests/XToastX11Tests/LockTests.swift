@@ -43,17 +43,7 @@ extension OnScreen {
             let watcher = try XWatcher(display: server.name)
             let bus = try PrivateBus(display: server.name)
             let locker = try startI3lock(on: server, watcher: watcher)
-            let sent = try bus.run([
-                "/usr/bin/python3", "-c",
-                """
-                import dbus
-                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
-                                        "org.freedesktop.Notifications")
-                for n, app in enumerate(["Signal", "Mail", "Slack", "News"]): server.Notify(app, 0, "", "Message %d" % n, "", [], {}, -1)
-                print("sent")
-                """,
-            ])
-            #expect(sent == "sent\n")
+            try Self.notify(from: ["Signal", "Mail", "Slack", "News"], on: bus)
             // Four applications (one application's would join one toast, a burst): the service hands
             // them out one at a time, and each finds the lock and stands aside.
             try waitUntil("four notifications aside", timeout: 30) {
@@ -76,17 +66,7 @@ extension OnScreen {
             let watcher = try XWatcher(display: server.name)
             let bus = try PrivateBus(display: server.name)
             let locker = try startI3lock(on: server, watcher: watcher)
-            let sent = try bus.run([
-                "/usr/bin/python3", "-c",
-                """
-                import dbus
-                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
-                                        "org.freedesktop.Notifications")
-                for n, app in enumerate(["Signal", "Signal", "Signal", "Mail", "News"]): server.Notify(app, 0, "", "Message %d" % n, "", [], {}, -1)
-                print("sent")
-                """,
-            ])
-            #expect(sent == "sent\n")
+            try Self.notify(from: ["Signal", "Signal", "Signal", "Mail", "News"], on: bus)
             // Signal's three join one toast, which says so on its ticket.
             try waitUntil("three toasts aside, the burst's whole", timeout: 30) {
                 let aside = watcher.queue().map { watcher.ticketText($0) }.filter { $0.contains("pause=aside") }
@@ -96,6 +76,22 @@ extension OnScreen {
             _ = try watcher.waitForToasts()
             let listed = try bus.run(["env", "DISPLAY=\(server.name)", try xtoastBinary(), "--list"])
             #expect(listed.contains("While you were away: 5") && listed.contains("Signal 3, Mail 1, News 1"), "\(listed)")
+        }
+
+        /// One notification from each of `apps`, in order, through python3-dbus.
+        static func notify(from apps: [String], on bus: PrivateBus) throws {
+            let list = apps.map { "\"\($0)\"" }.joined(separator: ", ")
+            let sent = try bus.run([
+                "/usr/bin/python3", "-c",
+                """
+                import dbus
+                server = dbus.Interface(dbus.SessionBus().get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                                        "org.freedesktop.Notifications")
+                for n, app in enumerate([\(list)]): server.Notify(app, 0, "", "Message %d" % n, "", [], {}, -1)
+                print("sent")
+                """,
+            ])
+            #expect(sent == "sent\n")
         }
 
         /// A toast up when i3lock comes is withdrawn under it (unmapped, nothing of it over the

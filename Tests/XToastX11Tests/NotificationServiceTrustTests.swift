@@ -230,6 +230,27 @@ extension OnScreen {
             let server = try PrivateXServer()
             let watcher = try XWatcher(display: server.name)
             let bus = try PrivateBus(display: server.name)
+            let client = try Self.sendToAServiceStoppedPastItsIdleTime(
+                on: bus,
+                [
+                    "/usr/bin/python3", "-c",
+                    Self.client(
+                        """
+                        id = notify("Sent to a stopped service", expire=200)
+                        wait_closed([id], 20)
+                        print(closed.get(id, "none"), flush=True)
+                        """),
+                ])
+            // Expired (1): it showed its time; never closed unshown, nor unanswered.
+            let heard = try? client.finish(timeout: 30)
+            #expect(heard == "1\n", "\((try? String(contentsOfFile: bus.folder + "/bus.log", encoding: .utf8)) ?? "")")
+            _ = watcher
+        }
+
+        /// Starts `client` while the service (woken first) is stopped, and wakes the service once
+        /// its idle time (2 s) has passed: its timer and the call wake it together, the release
+        /// first. A wait for time itself: nothing is published while the service is stopped.
+        static func sendToAServiceStoppedPastItsIdleTime(on bus: PrivateBus, _ client: [String]) throws -> PrivateBus.Client {
             _ = try bus.run(["notify-send", "-w", "-t", "100", "Wakes the service"])
             let owner = try bus.run([
                 "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
@@ -237,23 +258,10 @@ extension OnScreen {
             ])
             let service = try #require(Int32(owner.split(separator: " ").last?.filter(\.isNumber) ?? ""), "\(owner)")
             kill(service, SIGSTOP)
-            let client = try bus.start([
-                "/usr/bin/python3", "-c",
-                Self.client(
-                    """
-                    id = notify("Sent to a stopped service", expire=200)
-                    wait_closed([id], 20)
-                    print(closed.get(id, "none"), flush=True)
-                    """),
-            ])
-            // Past the service's idle time (2 s) while it is stopped: its timer and the call wake
-            // it together.
+            defer { kill(service, SIGCONT) }
+            let started = try bus.start(client)
             Thread.sleep(forTimeInterval: 3)
-            kill(service, SIGCONT)
-            // Expired (1): it showed its time; never closed unshown, nor unanswered.
-            let heard = try? client.finish(timeout: 30)
-            #expect(heard == "1\n", "\((try? String(contentsOfFile: bus.folder + "/bus.log", encoding: .utf8)) ?? "")")
-            _ = watcher
+            return started
         }
 
         /// A Notify that reaches the service after it gave its name up (stopped past its idle
@@ -265,17 +273,8 @@ extension OnScreen {
             let server = try PrivateXServer()
             let watcher = try XWatcher(display: server.name)
             let bus = try PrivateBus(display: server.name)
-            _ = try bus.run(["notify-send", "-w", "-t", "100", "Wakes the service"])
-            let owner = try bus.run([
-                "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.freedesktop.Notifications",
-            ])
-            let service = try #require(Int32(owner.split(separator: " ").last?.filter(\.isNumber) ?? ""), "\(owner)")
-            kill(service, SIGSTOP)
-            let client = try bus.start(["notify-send", "-w", "-t", "200", "Sent as the service leaves"])
-            // Past the service's idle time (2 s) while it is stopped.
-            Thread.sleep(forTimeInterval: 3)
-            kill(service, SIGCONT)
+            let client = try Self.sendToAServiceStoppedPastItsIdleTime(
+                on: bus, ["notify-send", "-w", "-t", "200", "Sent as the service leaves"])
             let heard = Result { try client.finish(timeout: 20) }
             #expect(throws: Never.self, "notify-send -w never heard its end") { try heard.get() }
             _ = watcher
@@ -290,7 +289,7 @@ extension OnScreen {
             let heard = try bus.run([
                 "/usr/bin/python3", "-c",
                 """
-                import dbus, dbus.service, dbus.mainloop.glib, sys
+                import dbus, dbus.service, dbus.mainloop.glib
                 from gi.repository import GLib
                 dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
                 bus = dbus.SessionBus()
