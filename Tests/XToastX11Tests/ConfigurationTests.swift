@@ -176,6 +176,35 @@ struct Installation {
             increasing * 100 >= (found.count - 1) * 85,
             "startup.order was not applied: \(increasing) of \(found.count - 1) in order (objects of an older build? make clean)"
         )
+        try theStandardLibrarysPagesAreCutApart(release)
+    }
+
+    /// The standard library's one text section starts a page and has the size stdlib-pages.h
+    /// was made for, so split.c cuts the pages a toast runs apart from the rest (each run a
+    /// mapping of its own in a running toast); else it does nothing and costs 1 MB, silently.
+    func theStandardLibrarysPagesAreCutApart(_ release: String) throws {
+        let header = try String(
+            contentsOfFile: packageRoot().appendingPathComponent("Sources/CStartup/stdlib-pages.h").path, encoding: .utf8)
+        let recorded = header.split(separator: "\n").first { $0.hasPrefix("#define XTOAST_STDLIB_TEXT_SIZE ") }
+            .flatMap { UInt64($0.split(separator: " ").last!.dropFirst(2), radix: 16) }
+        let runs = header.components(separatedBy: "XTOAST_STDLIB_HOT_RUNS").last!.filter { $0 == "{" }.count
+        let section = try runTool("readelf", ["-SW", release]).split(separator: "\n").first { $0.contains(" .text.stdlib ") }
+        let fields = section.map { $0.split(separator: "]", maxSplits: 1)[1].split(separator: " ") } ?? []
+        #expect(fields.count >= 5 && UInt64(fields[2], radix: 16).map { $0 % 4096 == 0 } == true, "\(section ?? "no .text.stdlib")")
+        #expect(
+            fields.count >= 5 && UInt64(fields[4], radix: 16) == recorded,
+            "the standard library's text is not the size stdlib-pages.h was made for (another toolchain?): make startup-order")
+
+        let display = try sharedDisplay()
+        let watcher = try XWatcher(display: display)
+        let toast = try XToastProcess(["--duration", "sticky", "Cut apart"], display: display, executable: release)
+        defer { toast.child.stop() }
+        _ = try watcher.waitForToasts()
+        let maps = try runTool("cat", ["/proc/\(toast.child.pid)/maps"])  // Foundation reads 4 KB of a /proc file
+        let binary = URL(fileURLWithPath: release).resolvingSymlinksInPath().path  // .build/release is a link
+        let mappings = maps.split(separator: "\n").filter { $0.hasSuffix(" " + binary) }.count
+        // Five mappings of the binary without the cut, two more for each run.
+        #expect(mappings >= 2 * runs, "\(mappings) mappings of the binary for \(runs) runs of hot pages")
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])
