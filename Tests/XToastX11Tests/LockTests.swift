@@ -261,7 +261,17 @@ extension OnScreen {
             XSync(watcher.display, 0)
             let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.3", "--print-outcome"]
             let free = try XToastProcess(quick + ["Over the overlay"], display: server.name)
-            _ = try watcher.waitForToasts()
+            // A toast that never shows here failed 1 run in 20 (cause not found): the failure says
+            // which one, and what the queue held then.
+            func waitForToast(_ toast: XToastProcess, _ name: String) throws {
+                do { _ = try watcher.waitForToasts() } catch {
+                    let list = try XToastProcess.run(["--list"], display: server.name)
+                    toast.signal(SIGTERM)
+                    let ended = try toast.wait()
+                    throw TestFailure("\(error) (\(name); --list: \(list.stdout + list.stderr), then \(ended.status) \(ended.stderr))")
+                }
+            }
+            try waitForToast(free, "over the overlay")
             #expect(try free.wait().stdout == "expired\n")
 
             // A key held down: the keyboard grabbed, the pointer free.
@@ -270,7 +280,7 @@ extension OnScreen {
             let holderRoot = XDefaultRootWindow(holder)
             #expect(XGrabKeyboard(holder, holderRoot, 0, GrabModeAsync, GrabModeAsync, UInt(CurrentTime)) == GrabSuccess)
             let keyHeld = try XToastProcess(quick + ["A key held"], display: server.name)
-            _ = try watcher.waitForToasts()
+            try waitForToast(keyHeld, "a key held")
             #expect(try keyHeld.wait().stdout == "expired\n")
 
             // Both held, by a client with a small window of its own (a menu over the overlay).
@@ -290,7 +300,7 @@ extension OnScreen {
             XUngrabKeyboard(holder, UInt(CurrentTime))
             XUnmapWindow(holder, menu)
             XSync(holder, 0)
-            _ = try watcher.waitForToasts()
+            try waitForToast(held, "after the input was let go")
             #expect(try held.wait().stdout == "expired\n")
         }
 
