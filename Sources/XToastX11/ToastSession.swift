@@ -180,6 +180,10 @@ public final class ToastSession {
             if let change = pointer.handle(&event) { try feed(.hover(change)) }
             if pointer.isFollowing != wasFollowing { try feed(.pointerMoves(pointer.isFollowing)) }
             guard let translated = translate(&event) else { continue }
+            // A change a watch reports is newer than any view asked before it, even one read
+            // before the process could sleep: the look it brings asks again. (Kept, the view of
+            // a locker's last look said "locked" after the unlock, and the toast waited for ever.)
+            if translated == .lockChanged || translated == .fullscreenChanged { view.expire() }
             try feed(translated)
         }
     }

@@ -4,7 +4,7 @@
 /// a fullscreen window, the show) use that answer while nothing can have changed it unseen.
 /// Whatever waited makes it stale (the process slept: the pointer may have moved, a monitor
 /// gone, a locker come), and so does a watch begun after it was asked (a change in between
-/// would come as no event). The show takes it: a toast on screen asks afresh for its updates.
+/// would come as no event), and a change a watch reports, however soon it is read. The show takes it: a toast on screen asks afresh for its updates.
 public struct Freshness<View> {
     private var fresh: View?
 
@@ -30,6 +30,6 @@ public struct Freshness<View> {
     /// The fresh view, if there is one, without asking.
     public var current: View? { fresh }
 
-    /// The process slept, or began to watch for a change: what was asked is stale.
+    /// The process slept, began to watch for a change, or heard of one: what was asked is stale.
     public mutating func expire() { fresh = nil }
 }
