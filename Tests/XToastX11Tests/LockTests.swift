@@ -261,8 +261,8 @@ extension OnScreen {
             XSync(watcher.display, 0)
             let quick = ["--fade-in", "0", "--fade-out", "0", "--duration", "0.3", "--print-outcome"]
             let free = try XToastProcess(quick + ["Over the overlay"], display: server.name)
-            // A toast that never shows here failed 1 run in 20 (cause not found): the failure says
-            // which one, and what the queue held then.
+            // A toast that never showed here failed 1 run in 20 before a watched change expired the
+            // view (664e008): a failure says which one, and what the queue held then.
             func waitForToast(_ toast: XToastProcess, _ name: String) throws {
                 do { _ = try watcher.waitForToasts() } catch {
                     let list = try XToastProcess.run(["--list"], display: server.name)

@@ -4,7 +4,8 @@
 /// a fullscreen window, the show) use that answer while nothing can have changed it unseen.
 /// Whatever waited makes it stale (the process slept: the pointer may have moved, a monitor
 /// gone, a locker come), and so does a watch begun after it was asked (a change in between
-/// would come as no event), and a change a watch reports, however soon it is read. The show takes it: a toast on screen asks afresh for its updates.
+/// would come as no event), and a change a watch reports, however soon it is read. The show
+/// takes it: a toast on screen asks afresh for its updates.
 public struct Freshness<View> {
     private var fresh: View?
 
