@@ -9,7 +9,8 @@ import PackageDescription
 //   XToastX11    — XToastCore + XToastRender + CX11 (the only module that talks to X)
 //   XToastService — XToastCore + XToastX11 + CGio (the notification service, GDBus; only
 //                  `xtoast --notification-service` calls into it)
-//   xtoast       — everything: read the sources, wire, exit codes
+//   xtoast       — everything: read the sources, wire, exit codes (and CStartup, a constructor
+//                  that nothing imports)
 // The program's modules leave out the implicitly imported `_StringProcessing` (Regex): nothing
 // uses it, and with the runtime linked statically it was 2.2 MB of the binary.
 let lean: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
