@@ -16,6 +16,10 @@
  * with the toolchain whose section has the recorded size, and are left alone for any other.
  * About 40 madvise calls: 0.2 ms, against 0.9 ms to cut every page apart.
  *
+ * The runtime's crash-handler section (`swift5_backtrace`, 64 KB of zeros a toast never reads) is
+ * made a mapping of its own the same way, so that the pages mapped around the constants next to
+ * it are never these.
+ *
  * The section's bounds are symbols startup.ld defines; any other link (a debug build, the
  * tests, a linker without the script) leaves them undefined, and this does nothing. */
 #include <stdint.h>
@@ -25,6 +29,9 @@
 
 extern char __xtoast_stdlib_text_start[] __attribute__((weak));
 extern char __xtoast_stdlib_text_end[] __attribute__((weak));
+/* The linker's bounds of the runtime's crash-handler section (startup.ld puts it on its own). */
+extern char __start_swift5_backtrace[] __attribute__((weak));
+extern char __stop_swift5_backtrace[] __attribute__((weak));
 
 static const struct {
     uint16_t first, count;
@@ -32,8 +39,17 @@ static const struct {
 
 enum { page_size = 4096 };  /* the alignment startup.ld gives the section */
 
+/* The runtime's crash-handler section, a mapping of its own: 64 KB of zeros that a toast never
+ * reads, but that the kernel mapped around the constants next to it. */
+static void split_crash_handler_data(void) {
+    const uintptr_t start = (uintptr_t)__start_swift5_backtrace, end = (uintptr_t)__stop_swift5_backtrace;
+    const uintptr_t first = (start + page_size - 1) & ~(uintptr_t)(page_size - 1), last = end & ~(uintptr_t)(page_size - 1);
+    if (start && end && last > first) (void)madvise((void *)first, last - first, MADV_DONTDUMP);
+}
+
 /* Priority 101, the first an application may use: before the runtime's own constructors. */
 __attribute__((constructor(101))) static void xtoast_split_stdlib_text(void) {
+    split_crash_handler_data();
     const uintptr_t start = (uintptr_t)__xtoast_stdlib_text_start, end = (uintptr_t)__xtoast_stdlib_text_end;
     if (!start || !end || start % page_size || end - start != XTOAST_STDLIB_TEXT_SIZE) return;
     const uintptr_t last_page_end = (end + page_size - 1) & ~(uintptr_t)(page_size - 1);
