@@ -47,11 +47,24 @@ static void split_crash_handler_data(void) {
     if (start && end && last > first) (void)madvise((void *)first, last - first, MADV_DONTDUMP);
 }
 
+/* Named last among the functions in startup.order, so the release link puts it right after the
+ * functions a toast runs, which follow the standard library's section. */
+__attribute__((section(".text.xtoast_hot_text_end"), used, noinline, visibility("hidden"))) void xtoast_hot_text_end(void) {}
+
+/* Our functions a toast runs, a mapping of their own (joined to the standard library's last
+ * run): the kernel no longer maps the cold code after them around their last pages. */
+static void split_hot_text(uintptr_t stdlib_end) {
+    const uintptr_t first = (stdlib_end + page_size - 1) & ~(uintptr_t)(page_size - 1);
+    const uintptr_t last = ((uintptr_t)xtoast_hot_text_end + page_size - 1) & ~(uintptr_t)(page_size - 1);
+    if (last > first && last - first < (16u << 20)) (void)madvise((void *)first, last - first, MADV_DONTDUMP);
+}
+
 /* Priority 101, the first an application may use: before the runtime's own constructors. */
 __attribute__((constructor(101))) static void xtoast_split_stdlib_text(void) {
     split_crash_handler_data();
     const uintptr_t start = (uintptr_t)__xtoast_stdlib_text_start, end = (uintptr_t)__xtoast_stdlib_text_end;
     if (!start || !end || start % page_size || end - start != XTOAST_STDLIB_TEXT_SIZE) return;
+    split_hot_text(end);
     const uintptr_t last_page_end = (end + page_size - 1) & ~(uintptr_t)(page_size - 1);
     for (unsigned i = 0; i < sizeof hot_runs / sizeof hot_runs[0]; i++) {
         const uintptr_t run = start + (uintptr_t)hot_runs[i].first * page_size;
