@@ -16,9 +16,11 @@
  * with the toolchain whose section has the recorded size, and are left alone for any other.
  * About 40 madvise calls: 0.2 ms, against 0.9 ms to cut every page apart.
  *
- * The runtime's crash-handler section (`swift5_backtrace`, 64 KB of zeros a toast never reads) is
- * made a mapping of its own the same way, so that the pages mapped around the constants next to
- * it are never these.
+ * Two more mappings are made the same way: our functions a toast runs (laid out together by
+ * startup.order, up to xtoast_hot_text_end), so that the cold code after them is not mapped
+ * around their last pages; and the runtime's crash-handler section (`swift5_backtrace`, 64 KB of
+ * zeros a toast never reads), so that the pages mapped around the constants next to it are
+ * never these.
  *
  * The section's bounds are symbols startup.ld defines; any other link (a debug build, the
  * tests, a linker without the script) leaves them undefined, and this does nothing. */
