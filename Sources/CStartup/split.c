@@ -63,9 +63,9 @@ static void split_hot_text(uintptr_t stdlib_end) {
 
 /* Priority 101, the first an application may use: before the runtime's own constructors. */
 __attribute__((constructor(101))) static void xtoast_split_stdlib_text(void) {
-    split_crash_handler_data();
     const uintptr_t start = (uintptr_t)__xtoast_stdlib_text_start, end = (uintptr_t)__xtoast_stdlib_text_end;
     if (!start || !end || start % page_size || end - start != XTOAST_STDLIB_TEXT_SIZE) return;
+    split_crash_handler_data();
     split_hot_text(end);
     const uintptr_t last_page_end = (end + page_size - 1) & ~(uintptr_t)(page_size - 1);
     for (unsigned i = 0; i < sizeof hot_runs / sizeof hot_runs[0]; i++) {
