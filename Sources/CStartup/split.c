@@ -41,12 +41,19 @@ static const struct {
 
 enum { page_size = 4096 };  /* the alignment startup.ld gives the section */
 
+static uintptr_t page_down(uintptr_t address) { return address & ~(uintptr_t)(page_size - 1); }
+static uintptr_t page_up(uintptr_t address) { return page_down(address + page_size - 1); }
+
+/* The pages from `first` to `end` become a mapping of their own (a failure only costs memory). */
+static void own_mapping(uintptr_t first, uintptr_t end) {
+    if (end > first) (void)madvise((void *)first, end - first, MADV_DONTDUMP);
+}
+
 /* The runtime's crash-handler section, a mapping of its own: 64 KB of zeros that a toast never
  * reads, but that the kernel mapped around the constants next to it. */
 static void split_crash_handler_data(void) {
     const uintptr_t start = (uintptr_t)__start_swift5_backtrace, end = (uintptr_t)__stop_swift5_backtrace;
-    const uintptr_t first = (start + page_size - 1) & ~(uintptr_t)(page_size - 1), last = end & ~(uintptr_t)(page_size - 1);
-    if (start && end && last > first) (void)madvise((void *)first, last - first, MADV_DONTDUMP);
+    if (start && end) own_mapping(page_up(start), page_down(end));
 }
 
 /* Named last among the functions in startup.order, so the release link puts it right after the
@@ -56,9 +63,8 @@ __attribute__((section(".text.xtoast_hot_text_end"), used, noinline, visibility(
 /* Our functions a toast runs, a mapping of their own (joined to the standard library's last
  * run): the kernel no longer maps the cold code after them around their last pages. */
 static void split_hot_text(uintptr_t stdlib_end) {
-    const uintptr_t first = (stdlib_end + page_size - 1) & ~(uintptr_t)(page_size - 1);
-    const uintptr_t last = ((uintptr_t)xtoast_hot_text_end + page_size - 1) & ~(uintptr_t)(page_size - 1);
-    if (last > first && last - first < (16u << 20)) (void)madvise((void *)first, last - first, MADV_DONTDUMP);
+    const uintptr_t first = page_up(stdlib_end), end = page_up((uintptr_t)xtoast_hot_text_end);
+    if (end - first < (16u << 20)) own_mapping(first, end);
 }
 
 /* Priority 101, the first an application may use: before the runtime's own constructors. */
@@ -67,10 +73,9 @@ __attribute__((constructor(101))) static void xtoast_split_stdlib_text(void) {
     if (!start || !end || start % page_size || end - start != XTOAST_STDLIB_TEXT_SIZE) return;
     split_crash_handler_data();
     split_hot_text(end);
-    const uintptr_t last_page_end = (end + page_size - 1) & ~(uintptr_t)(page_size - 1);
     for (unsigned i = 0; i < sizeof hot_runs / sizeof hot_runs[0]; i++) {
         const uintptr_t run = start + (uintptr_t)hot_runs[i].first * page_size;
-        const uintptr_t length = (uintptr_t)hot_runs[i].count * page_size;
-        if (length && run + length <= last_page_end) (void)madvise((void *)run, length, MADV_DONTDUMP);  /* a failure only costs memory */
+        const uintptr_t run_end = run + (uintptr_t)hot_runs[i].count * page_size;
+        if (run_end <= page_up(end)) own_mapping(run, run_end);
     }
 }
